@@ -1,0 +1,61 @@
+"""aceydeucey: the Acey-Deucey family of games as exact, replayable state machines.
+
+>>> import aceydeucey
+>>> game = aceydeucey.load_game("inbetween", preset="guide", players=3)
+>>> state = game.new_initial_state()
+>>> state.is_chance_node()
+True
+"""
+
+from aceydeucey.core import (
+    CHANCE,
+    TERMINAL,
+    AceyDeuceyError,
+    ActionSyntaxError,
+    Agent,
+    ChanceSource,
+    Game,
+    IllegalActionError,
+    OutOfTurnError,
+    RandomAgent,
+    Record,
+    RecordError,
+    RulesError,
+    Seeded,
+    Stacked,
+    State,
+    SystemChance,
+    Table,
+    UnknownGameError,
+    game_ids,
+    load_game,
+    replay,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "AceyDeuceyError",
+    "ActionSyntaxError",
+    "Agent",
+    "ChanceSource",
+    "Game",
+    "IllegalActionError",
+    "OutOfTurnError",
+    "RandomAgent",
+    "Record",
+    "RecordError",
+    "RulesError",
+    "Seeded",
+    "Stacked",
+    "State",
+    "SystemChance",
+    "Table",
+    "UnknownGameError",
+    "__version__",
+    "game_ids",
+    "load_game",
+    "replay",
+]

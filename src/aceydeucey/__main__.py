@@ -1,0 +1,3 @@
+from aceydeucey.cli.app import main
+
+main()

@@ -1,0 +1,21 @@
+"""Agents that work for every game: they read only the observation."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+__all__ = ["RandomAgent"]
+
+
+class RandomAgent:
+    """Picks uniformly among the legal actions listed in the observation."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def act(self, observation: dict[str, Any]) -> str:
+        legal: list[str] = observation["legal_actions"]
+        return self._rng.choice(legal)

@@ -1,0 +1,160 @@
+"""Records: a versioned JSON document from which a game replays exactly.
+
+Format (version 1, documented in ``docs/records.md``)::
+
+    {
+      "format": "aceydeucey-record",
+      "version": 1,
+      "game": "inbetween",
+      "rules": {...every option, fully resolved...},
+      "players": ["Ana", "bot:ev", ...],
+      "actions": ["7H", "QS", "bet 2", ...],        # chance's outcomes included, in order
+      "fairness": null | {...},                    # commit-reveal data, when dealt fairly
+      "result": {"returns": ["3/2", "-1", ...]}    # informative; replay recomputes it
+    }
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from aceydeucey.core.errors import AceyDeuceyError, RecordError
+from aceydeucey.core.game import Game, State
+from aceydeucey.core.registry import game_class
+
+__all__ = ["FORMAT", "VERSION", "Record", "replay"]
+
+FORMAT = "aceydeucey-record"
+VERSION = 1
+
+
+@dataclass
+class Record:
+    """What happened in one game, enough to replay it exactly."""
+
+    game: str
+    rules: dict[str, Any]
+    players: list[str]
+    actions: list[str] = field(default_factory=list)
+    fairness: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+
+    @classmethod
+    def start(cls, game: Game, players: list[str]) -> Record:
+        return cls(game=game.game_id, rules=game.rules.to_dict(), players=list(players))
+
+    def finish(self, state: State) -> None:
+        self.result = {
+            "returns": [str(r) for r in state.returns()],
+            "terminal": state.is_terminal(),
+        }
+
+    # -- JSON -----------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "rules": self.rules,
+            "players": self.players,
+            "actions": self.actions,
+            "fairness": self.fairness,
+            "result": self.result,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(self.to_json() + "\n", encoding="utf-8")
+        return path
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Record:
+        if not isinstance(data, dict):
+            raise RecordError("a record must be a JSON object")
+        if data.get("format") != FORMAT:
+            raise RecordError(f"not an aceydeucey record: 'format' must be {FORMAT!r}")
+        if data.get("version") != VERSION:
+            raise RecordError(
+                f"unsupported record version {data.get('version')!r}; this build reads {VERSION}"
+            )
+        checks = {
+            "game": str,
+            "rules": dict,
+            "players": list,
+            "actions": list,
+        }
+        for key, kind in checks.items():
+            if not isinstance(data.get(key), kind):
+                raise RecordError(f"record field {key!r} must be a {kind.__name__}")
+        for i, action in enumerate(data["actions"]):
+            if not isinstance(action, str):
+                raise RecordError("an action must be a string", index=i, text=repr(action))
+        return cls(
+            game=data["game"],
+            rules=data["rules"],
+            players=[str(p) for p in data["players"]],
+            actions=list(data["actions"]),
+            fairness=data.get("fairness"),
+            result=data.get("result"),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Record:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not valid JSON: {exc}") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Record:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+        return cls.from_json(text)
+
+    # -- replay ---------------------------------------------------------------
+    def make_game(self) -> Game:
+        try:
+            cls = game_class(self.game)
+            return cls(cls.rules_class.from_dict(self.rules))
+        except AceyDeuceyError as exc:
+            raise RecordError(f"record rules are invalid: {exc}") from None
+
+
+def replay(record: Record) -> State:
+    """Re-apply every action of ``record``; the final state, or RecordError naming the action.
+
+    When the record carries a result, the replayed returns must equal it.
+    """
+    game = record.make_game()
+    if len(record.players) != getattr(game, "num_players", len(record.players)):
+        raise RecordError(
+            f"record lists {len(record.players)} players but its rules seat {game.num_players}"
+        )
+    state = game.new_initial_state()
+    for index, text in enumerate(record.actions):
+        try:
+            state = state.apply(text)
+        except AceyDeuceyError as exc:
+            raise RecordError(str(exc), index=index, text=text) from None
+    if record.result is not None and "returns" in record.result:
+        try:
+            claimed = [Fraction(r) for r in record.result["returns"]]
+        except (TypeError, ValueError, ZeroDivisionError):
+            raise RecordError("record result 'returns' is not a list of fractions") from None
+        if claimed != list(state.returns()):
+            got = [str(r) for r in state.returns()]
+            raise RecordError(
+                f"record result {record.result['returns']} differs from the replayed {got}"
+            )
+    return state

@@ -1,0 +1,197 @@
+"""Rules as data: the base of every game's frozen ``Rules`` dataclass.
+
+A game declares its options as dataclass fields made with :func:`option`
+(default, accepted values or range, a help line and the source that describes
+it) and its presets as :class:`Preset` values.  :meth:`RulesBase.resolve`
+turns a preset name plus keyword overrides into a validated ``Rules``; unknown
+names and out-of-range values raise :class:`RulesError` listing what is
+accepted, and each game's ``check`` rejects contradictory combinations naming
+both options.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, Self
+
+from aceydeucey.core.errors import RulesError
+
+__all__ = ["Preset", "RulesBase", "option"]
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named set of option values, with the source it comes from."""
+
+    name: str
+    options: Mapping[str, Any]
+    source: str
+    summary: str = ""
+
+
+def option(
+    default: Any,
+    *,
+    choices: tuple[Any, ...] | None = None,
+    min: int | None = None,
+    max: int | None = None,
+    help: str = "",
+    source: str = "",
+) -> Any:
+    """Declare one rule option (a dataclass field with validation metadata)."""
+    meta = {"choices": choices, "min": min, "max": max, "help": help, "source": source}
+    return field(default=default, metadata=meta)
+
+
+def _type_ok(value: Any, hint: Any) -> bool:
+    origin = typing.get_origin(hint)
+    if hint is Any:
+        return True
+    if origin is Literal:
+        return any(value == arg and type(value) is type(arg) for arg in typing.get_args(hint))
+    if origin in (typing.Union, types.UnionType):
+        return any(_type_ok(value, arg) for arg in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_type_ok(v, args[0]) for v in value)
+        return len(args) == len(value) and all(map(_type_ok, value, args))
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(hint, type):
+        return isinstance(value, hint)
+    return True
+
+
+def _describe_type(hint: Any) -> str:
+    origin = typing.get_origin(hint)
+    if origin is Literal:
+        return " | ".join(repr(a) for a in typing.get_args(hint))
+    if origin in (typing.Union, types.UnionType):
+        return " | ".join(_describe_type(a) for a in typing.get_args(hint))
+    if hint is type(None):
+        return "None"
+    return getattr(hint, "__name__", str(hint))
+
+
+class RulesBase:
+    """Mixin for a game's frozen ``Rules`` dataclass.
+
+    Subclasses set ``GAME`` (game id, for messages), ``PRESETS``,
+    ``DEFAULT_PRESET`` and ``PRESET_KEY`` (the field that names the preset,
+    ``"preset"`` unless the game calls it something else, e.g. ``"variant"``),
+    and may override :meth:`check` for cross-option validation.
+    """
+
+    GAME: ClassVar[str]
+    PRESETS: ClassVar[Mapping[str, Preset]]
+    DEFAULT_PRESET: ClassVar[str]
+    PRESET_KEY: ClassVar[str] = "preset"
+
+    # -- construction ---------------------------------------------------------
+    @classmethod
+    def resolve(cls, **options: Any) -> Self:
+        """A validated ``Rules`` from a preset name and keyword overrides."""
+        name = options.pop(cls.PRESET_KEY, None)
+        if name is None:
+            name = cls.DEFAULT_PRESET
+        if name not in cls.PRESETS:
+            raise RulesError(
+                f"unknown {cls.PRESET_KEY} {name!r} for {cls.GAME}; "
+                f"accepted: {', '.join(cls.PRESETS)}"
+            )
+        accepted = cls.option_names()
+        unknown = sorted(set(options) - set(accepted))
+        if unknown:
+            raise RulesError(
+                f"unknown option{'s' if len(unknown) > 1 else ''} "
+                f"{', '.join(repr(u) for u in unknown)} for {cls.GAME}; "
+                f"accepted: {', '.join(accepted)}"
+            )
+        values = {**cls.PRESETS[name].options, **options, cls.PRESET_KEY: name}
+        return cls(**values)
+
+    def __post_init__(self) -> None:
+        hints = typing.get_type_hints(type(self))
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            hint = hints[f.name]
+            if not _type_ok(value, hint):
+                raise RulesError(
+                    f"option {f.name!r} of {self.GAME} must be {_describe_type(hint)}, "
+                    f"not {value!r}"
+                )
+            meta = f.metadata
+            choices = meta.get("choices")
+            if choices is not None and value not in choices:
+                raise RulesError(
+                    f"option {f.name!r} of {self.GAME} cannot be {value!r}; "
+                    f"accepted: {', '.join(str(c) for c in choices)}"
+                )
+            if isinstance(value, int) and not isinstance(value, bool):
+                lo, hi = meta.get("min"), meta.get("max")
+                if (lo is not None and value < lo) or (hi is not None and value > hi):
+                    span = f"{lo if lo is not None else '-inf'}..{hi if hi is not None else 'inf'}"
+                    raise RulesError(
+                        f"option {f.name!r} of {self.GAME} = {value} is out of range {span}"
+                    )
+        self.check()
+
+    def check(self) -> None:
+        """Reject contradictory option combinations (override; name both options)."""
+
+    # -- introspection --------------------------------------------------------
+    @classmethod
+    def option_names(cls) -> list[str]:
+        return [f.name for f in dataclasses.fields(cls) if f.name != cls.PRESET_KEY]  # type: ignore[arg-type]
+
+    @classmethod
+    def option_help(cls) -> dict[str, dict[str, Any]]:
+        """Each option's default, accepted values, help line and source."""
+        out: dict[str, dict[str, Any]] = {}
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+            out[f.name] = {"default": f.default, **f.metadata}
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option's resolved value, JSON-ready (tuples become lists)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Self:
+        """Inverse of :meth:`to_dict` (validated like ``resolve``)."""
+        hints = typing.get_type_hints(cls)
+        values = dict(data)
+        for name, value in values.items():
+            if isinstance(value, list) and typing.get_origin(hints.get(name)) is tuple:
+                values[name] = tuple(value)
+        return cls.resolve(**values)
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with some options changed (validated)."""
+        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+
+    def describe(self) -> str:
+        """Short text: the preset and the options that differ from it."""
+        preset = getattr(self, self.PRESET_KEY)
+        base = self.PRESETS[preset].options
+        defaults = {f.name: f.default for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        diffs = [
+            f"{name}={value!r}"
+            for name, value in self.to_dict().items()
+            if name != self.PRESET_KEY
+            and value != (list(v) if isinstance(v := base.get(name, defaults[name]), tuple) else v)
+        ]
+        return f"{self.PRESET_KEY}={preset}" + (" " + " ".join(diffs) if diffs else "")

@@ -1,0 +1,95 @@
+"""The Table: seats agents around a game, lets chance act, writes the record.
+
+An agent is anything with ``act(observation) -> action`` (an action or its
+text); the observation is the seat's JSON-ready view and holds its legal
+actions.  A human prompt is just another agent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from aceydeucey.core.chance import ChanceSource, Seeded
+from aceydeucey.core.errors import AceyDeuceyError, IllegalActionError
+from aceydeucey.core.game import Action, Game, State
+from aceydeucey.core.record import Record
+
+__all__ = ["Agent", "Table"]
+
+
+class Agent(Protocol):
+    """A player: given its observation, returns an action or the action's text."""
+
+    def act(self, observation: dict[str, Any]) -> Action | str: ...
+
+
+#: Called after every transition with (state before, action, state after).
+Listener = Callable[[State, Action, State], None]
+
+
+class Table:
+    """Runs one game: agents per seat, a chance source, a record of every action."""
+
+    def __init__(
+        self,
+        game: Game,
+        agents: Sequence[Agent],
+        *,
+        chance: ChanceSource | None = None,
+        names: Sequence[str] | None = None,
+        listeners: Sequence[Listener] = (),
+        max_retries: int = 100,
+    ) -> None:
+        if len(agents) != game.num_players:
+            raise IllegalActionError(
+                f"{game.game_id} seats {game.num_players} players; got {len(agents)} agents"
+            )
+        self.game = game
+        self.agents = list(agents)
+        self.chance = chance if chance is not None else Seeded()
+        self.names = list(names) if names is not None else [f"seat {i}" for i in range(len(agents))]
+        self.listeners = list(listeners)
+        self.max_retries = max_retries
+        self.state = game.new_initial_state()
+        self.record = Record.start(game, self.names)
+
+    def step(self) -> State:
+        """Let chance or the seat to act make one move; return the new state."""
+        before = self.state
+        if before.is_chance_node():
+            action = self.chance.choose(before)
+            after = before.apply(action)
+        else:
+            seat = before.current_player()
+            agent = self.agents[seat]
+            for _ in range(self.max_retries):
+                choice = agent.act(before.observation(seat))
+                try:
+                    action = before.parse_action(choice) if isinstance(choice, str) else choice
+                    after = before.apply(action, seat=seat)
+                except AceyDeuceyError as exc:
+                    rejected = getattr(agent, "rejected", None)
+                    if rejected is None:
+                        raise
+                    rejected(choice, exc)
+                    continue
+                break
+            else:
+                raise IllegalActionError(f"seat {seat} gave {self.max_retries} illegal actions")
+        self.record.actions.append(str(action))
+        self.state = after
+        for listen in self.listeners:
+            listen(before, action, after)
+        return after
+
+    def play(self, max_steps: int | None = None) -> Record:
+        """Play to the end (or ``max_steps``); the record, with its result when finished."""
+        steps = 0
+        while not self.state.is_terminal():
+            if max_steps is not None and steps >= max_steps:
+                break
+            self.step()
+            steps += 1
+        self.record.finish(self.state)
+        return self.record
