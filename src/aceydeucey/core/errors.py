@@ -60,9 +60,7 @@ class RecordError(AceyDeuceyError):
     ``text`` the action as written and ``reason`` why it failed.
     """
 
-    def __init__(
-        self, message: str, *, index: int | None = None, text: str | None = None
-    ) -> None:
+    def __init__(self, message: str, *, index: int | None = None, text: str | None = None) -> None:
         self.index = index
         self.text = text
         self.reason = message

@@ -70,7 +70,7 @@ class Game(ABC):
         return f"<{type(self).__name__} {self.game_id} {self.rules.describe()}>"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.rules == self.rules  # type: ignore[attr-defined]
+        return type(other) is type(self) and isinstance(other, Game) and other.rules == self.rules
 
     def __hash__(self) -> int:
         return hash((type(self), self.rules))

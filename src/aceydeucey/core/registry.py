@@ -12,13 +12,24 @@ from typing import Any
 from aceydeucey.core.errors import UnknownGameError
 from aceydeucey.core.game import Game
 
-__all__ = ["game_class", "game_ids", "load_game"]
+__all__ = ["game_class", "game_ids", "load_game", "register_game"]
 
 _GAMES: dict[str, str] = {
     "inbetween": "aceydeucey.inbetween.game:InBetweenGame",
     "backgammon": "aceydeucey.backgammon.game:BackgammonGame",
     "aces-in-the-pot": "aceydeucey.aces_in_the_pot.game:AcesInThePotGame",
 }
+
+
+def register_game(game_id: str, path: str) -> None:
+    """Register a game class by dotted path (``"package.module:Class"``).
+
+    The three built-in games are registered already; this is for extensions
+    and test doubles.
+    """
+    if ":" not in path:
+        raise ValueError(f"game path {path!r} must look like 'package.module:Class'")
+    _GAMES[game_id] = path
 
 
 def game_ids() -> list[str]:
@@ -31,9 +42,7 @@ def game_class(game_id: str) -> type[Game]:
     try:
         path = _GAMES[game_id]
     except KeyError:
-        raise UnknownGameError(
-            f"unknown game {game_id!r}; accepted: {', '.join(_GAMES)}"
-        ) from None
+        raise UnknownGameError(f"unknown game {game_id!r}; accepted: {', '.join(_GAMES)}") from None
     module_name, _, class_name = path.partition(":")
     cls: type[Game] = getattr(importlib.import_module(module_name), class_name)
     return cls

@@ -1,0 +1,78 @@
+"""Rules as data: presets, overrides, validation messages, round trips."""
+
+from __future__ import annotations
+
+import pytest
+
+from aceydeucey.core.errors import RulesError, UnknownGameError
+from aceydeucey.core.registry import load_game
+from tests.core.toy import ToyRules
+
+
+def test_preset_values_and_overrides() -> None:
+    assert ToyRules.resolve().factor == 1
+    assert ToyRules.resolve(preset="big").factor == 10
+    assert ToyRules.resolve(preset="big", factor=2).factor == 2
+
+
+def test_unknown_preset_lists_accepted() -> None:
+    with pytest.raises(RulesError, match=r"unknown preset 'huge' for toy; accepted: plain, big"):
+        ToyRules.resolve(preset="huge")
+
+
+def test_unknown_option_lists_accepted() -> None:
+    with pytest.raises(
+        RulesError,
+        match=r"unknown option 'colour' for toy; accepted: factor, mode, allow_double, seats",
+    ):
+        ToyRules.resolve(colour="red")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"factor": 0}, r"option 'factor' of toy = 0 is out of range 1..100"),
+        ({"factor": "2"}, r"option 'factor' of toy must be int, not '2'"),
+        ({"factor": True}, r"option 'factor' of toy must be int, not True"),
+        ({"mode": "c"}, r"option 'mode' of toy must be 'a' \| 'b', not 'c'"),
+        ({"allow_double": 1}, r"option 'allow_double' of toy must be bool, not 1"),
+        ({"seats": ["x"]}, r"option 'seats' of toy must be tuple, not \['x'\]"),
+    ],
+)
+def test_bad_values_are_named(options: dict[str, object], message: str) -> None:
+    with pytest.raises(RulesError, match=message):
+        ToyRules.resolve(**options)
+
+
+def test_contradictory_options_name_both() -> None:
+    with pytest.raises(RulesError, match=r"'mode'.*contradicts option 'allow_double'"):
+        ToyRules.resolve(mode="b")
+    assert ToyRules.resolve(mode="b", allow_double=False).mode == "b"
+
+
+def test_dict_round_trip_and_describe() -> None:
+    rules = ToyRules.resolve(preset="big", seats=("p", "q", "r"))
+    data = rules.to_dict()
+    assert data["seats"] == ["p", "q", "r"] and data["preset"] == "big"
+    assert ToyRules.from_dict(data) == rules
+    assert rules.describe() == "preset=big seats=['p', 'q', 'r']"
+    assert ToyRules.resolve().describe() == "preset=plain"
+
+
+def test_replace_validates() -> None:
+    rules = ToyRules.resolve()
+    assert rules.replace(factor=5).factor == 5
+    with pytest.raises(RulesError):
+        rules.replace(factor=500)
+
+
+def test_option_help_lists_defaults() -> None:
+    info = ToyRules.option_help()
+    assert info["factor"]["default"] == 1 and info["factor"]["help"] == "payout multiplier"
+
+
+def test_unknown_game_lists_the_games() -> None:
+    with pytest.raises(
+        UnknownGameError, match=r"unknown game 'chess'; accepted: inbetween, backgammon"
+    ):
+        load_game("chess")
