@@ -67,7 +67,7 @@ def replay_command(
         )
         return
     pt = lang == "pt"
-    verified = "verificado" if pt else "verified"
+    verified = "verificadas" if pt else "verified"
     console.print(
         f"[bold]{record.game}[/] — {len(record.actions)} "
         f"{'ações' if pt else 'actions'} {verified}"
