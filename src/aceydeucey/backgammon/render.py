@@ -15,6 +15,7 @@ The board is 45 columns wide and the panel lines stay under 80 columns.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from typing import Any
 
@@ -53,7 +54,7 @@ def render_plain(
     width: int = 80,
 ) -> str:
     """The same rendering as plain text (no colour), ``width`` columns wide."""
-    console = Console(width=width, record=True, color_system=None, file=_Null())
+    console = Console(width=width, record=True, color_system=None, file=io.StringIO())
     console.print(render(observation, lang=lang, names=names))
     return console.export_text()
 
@@ -126,12 +127,17 @@ def turn_line(
     to_act = observation.get("current_player")
     dice = dice_text(observation.get("dice"))
     if not isinstance(to_act, int) or to_act < 0:
-        return t(_DOMAIN, "board_rolling", lang) if not dice else t(
-            _DOMAIN, "board_dice", lang, dice=dice
-        )
+        mover = observation.get("mover")
+        if observation.get("phase") == "roll" and mover in (0, 1):
+            return t(_DOMAIN, "board_to_roll", lang, name=_name(names, mover))
+        if dice:
+            return t(_DOMAIN, "board_dice", lang, dice=dice)
+        return t(_DOMAIN, "board_rolling", lang)
     who = _name(names, to_act if to_act in (0, 1) else seat)
-    if observation.get("pending_double"):
-        return t(_DOMAIN, "board_name_double", lang, name=who, dice=dice or "1-2")
+    if observation.get("phase") == "double" or observation.get("pending_double") is True:
+        return t(_DOMAIN, "board_name_double", lang, name=who, dice="1-2")
+    if dice and observation.get("dice_kind") == "named":
+        return t(_DOMAIN, "board_to_play_named", lang, name=who, dice=dice)
     if dice:
         return t(_DOMAIN, "board_to_play", lang, name=who, dice=dice)
     return t(_DOMAIN, "board_to_act", lang, name=who)
@@ -194,7 +200,7 @@ def _row(
 def _cell(count: int, row: int, own: int) -> Text:
     seat = own if count > 0 else 1 - own
     n = abs(count)
-    if n == 0 or row >= n and not (row == _STACK - 1 and n > _STACK):
+    if n == 0 or (row >= n and not (row == _STACK - 1 and n > _STACK)):
         return Text(" " * _CELL)
     if row == _STACK - 1 and n > _STACK:
         return Text(f"{n:^{_CELL}}", STYLE[seat])
@@ -205,13 +211,3 @@ def _bar_cell(row: int, count: int, seat: int) -> Text:
     if count == 0 or row != 0:
         return Text(" " * 5)
     return Text(f"{CHECKER[seat]}{count:>2}".center(5), STYLE[seat])
-
-
-class _Null:
-    """A file that discards what is written (the text is read back from the record)."""
-
-    def write(self, text: str) -> int:
-        return len(text)
-
-    def flush(self) -> None:
-        pass

@@ -73,19 +73,18 @@ def compact_actions(actions: Sequence[str]) -> str:
     >>> compact_actions(["stay", "raise 2", "raise 4"])
     'stay, raise 2, raise 4'
     """
-    out: list[str] = []
+    # Each verb with an amount keeps its spans of consecutive amounts, in first-seen order.
     runs: dict[str, list[list[int]]] = {}
     order: list[str] = []
     for action in actions:
         match = re.fullmatch(r"(.*\D) (\d+)", action)
         if match is None:
-            out.append(action)
             order.append(action)
             continue
         verb, amount = match.group(1), int(match.group(2))
         if verb not in runs:
             runs[verb] = []
-            order.append(f"\0{verb}")
+            order.append(verb)
         spans = runs[verb]
         if spans and spans[-1][1] + 1 == amount:
             spans[-1][1] = amount
@@ -93,17 +92,19 @@ def compact_actions(actions: Sequence[str]) -> str:
             spans.append([amount, amount])
     parts: list[str] = []
     for item in order:
-        if not item.startswith("\0"):
+        if item not in runs:
             parts.append(item)
             continue
-        verb = item[1:]
-        for lo, hi in runs[verb]:
-            parts.append(f"{verb} {lo}" if lo == hi else f"{verb} {lo}–{hi}")
+        parts.extend(f"{item} {lo}" if lo == hi else f"{item} {lo}–{hi}" for lo, hi in runs[item])
     return ", ".join(parts)
 
 
 def fraction_text(value: Fraction | str, *, percent: bool = False) -> str:
-    """An exact fraction with a decimal aside: ``"8/25 (0.32)"`` or ``"8/25 (32.0%)"``."""
+    """An exact fraction with a decimal aside: ``"-8/25 (-0.320)"`` or ``"8/25 (32.0%)"``.
+
+    >>> fraction_text("8/25", percent=True), fraction_text("-8/25"), fraction_text("3")
+    ('8/25 (32.0%)', '-8/25 (-0.320)', '3')
+    """
     frac = Fraction(value)
     if frac.denominator == 1:
         return str(frac.numerator)
@@ -116,14 +117,20 @@ def odds_text(
 ) -> Text:
     """The odds line: probabilities of inside / outside / post and EV of one chip."""
     line = Text()
-    line.append(t(_DOMAIN, "ui.odds_title", lang) + "  ", style="bold cyan")
-    for key, value, style in (
-        ("ui.inside", inside, "green"),
-        ("ui.outside", outside, "yellow"),
-        ("ui.post", post, "red"),
+    title = t(_DOMAIN, "ui.odds_title", lang)
+    line.append(title + "  ", style="bold cyan")
+    for i, (key, value, style) in enumerate(
+        (
+            ("ui.inside", inside, "green"),
+            ("ui.outside", outside, "yellow"),
+            ("ui.post", post, "red"),
+        )
     ):
+        if i:
+            line.append(" · ", style="dim")
         line.append(t(_DOMAIN, key, lang) + " ", style=style)
-        line.append(fraction_text(value, percent=True) + "   ")
+        line.append(fraction_text(value, percent=True))
+    line.append("\n" + " " * (len(title) + 2))
     line.append(t(_DOMAIN, "ui.ev_per_chip", lang) + " ", style="bold")
     ev = Fraction(ev_per_chip)
     line.append(
@@ -133,8 +140,17 @@ def odds_text(
     return line
 
 
-def table_view(observation: Mapping[str, Any], names: Sequence[str], lang: str) -> Panel:
-    """The table as the observing seat sees it: pot, balances, cards, posts, whose turn."""
+def table_view(
+    observation: Mapping[str, Any],
+    names: Sequence[str],
+    lang: str,
+    *,
+    mark_seat: bool = True,
+) -> Panel:
+    """The table as the observing seat sees it: pot, balances, cards, posts, whose turn.
+
+    ``mark_seat`` labels the observing seat "(you)" (off when watching bots).
+    """
     obs = observation
     chips: list[int] = list(obs.get("chips") or [])
     dealer = obs.get("dealer")
@@ -142,28 +158,41 @@ def table_view(observation: Mapping[str, Any], names: Sequence[str], lang: str) 
     first_cards: list[str | None] = list(obs.get("first_cards") or [None] * len(chips))
     seat = obs.get("seat")
 
+    house = obs.get("bank") is not None
+    bets: list[int] = list(obs.get("bets") or [])
     head = Text()
     if obs.get("round") is not None:
         head.append(t(_DOMAIN, "ui.round", lang, round=obs["round"]) + "   ", style="bold")
-    head.append(t(_DOMAIN, "ui.pot", lang) + " ", style="bold")
-    head.append(str(obs.get("pot", 0)), style="bold yellow")
-    if obs.get("bank") is not None:
-        head.append("   " + t(_DOMAIN, "ui.bank", lang) + " ", style="bold")
+    if house:
+        head.append(t(_DOMAIN, "ui.bank", lang) + " ", style="bold")
         head.append(str(obs["bank"]), style="bold yellow")
+    else:
+        head.append(t(_DOMAIN, "ui.pot", lang) + " ", style="bold")
+        head.append(str(obs.get("pot", 0)), style="bold yellow")
 
     grid = Table(box=None, show_header=True, header_style="dim", pad_edge=False)
     grid.add_column("")
     grid.add_column(t(_DOMAIN, "ui.player", lang))
     grid.add_column(t(_DOMAIN, "ui.chips", lang), justify="right")
-    grid.add_column(t(_DOMAIN, "ui.first_card", lang))
+    if bets:
+        grid.add_column(t(_DOMAIN, "ui.bet", lang), justify="right")
+    if not house:
+        grid.add_column(t(_DOMAIN, "ui.first_card", lang))
     for i, balance in enumerate(chips):
-        marks = ("▶" if i == to_act else " ") + ("D" if i == dealer else " ")
+        marks = "▶" if i == to_act else " "
         name = names[i] if i < len(names) else f"seat {i}"
         label = Text(name, style="bold" if i == seat else "")
+        if i == seat and mark_seat:
+            label.append(" (" + t(_DOMAIN, "ui.you_mark", lang) + ")", style="bold")
         if i == dealer:
             label.append(" (" + t(_DOMAIN, "ui.dealer", lang) + ")", style="dim")
-        first = first_cards[i] if i < len(first_cards) else None
-        grid.add_row(marks, label, str(balance), card_text(first) if first else Text(""))
+        row: list[str | Text] = [marks, label, str(balance)]
+        if bets:
+            row.append(str(bets[i]) if i < len(bets) else "")
+        if not house:
+            first = first_cards[i] if i < len(first_cards) else None
+            row.append(card_text(first) if first else Text(""))
+        grid.add_row(*row)
 
     parts: list[RenderableType] = [head, grid]
     posts: list[str] = list(obs.get("posts") or [])
@@ -193,46 +222,116 @@ def table_view(observation: Mapping[str, Any], names: Sequence[str], lang: str) 
     return Panel(Group(*parts), title="In-Between", title_align="left", expand=False)
 
 
-def event_text(event: Mapping[str, Any] | None, names: Sequence[str], lang: str) -> Text | None:
-    """One line narrating an observation's ``last_event`` (``None`` when there is none)."""
+def event_text(
+    event: Mapping[str, Any] | None,
+    names: Sequence[str],
+    lang: str,
+    *,
+    posts: Sequence[str] = (),
+    house: bool = False,
+) -> Text | None:
+    """One line narrating an observation's ``last_event`` (``None`` when there is none).
+
+    Known kinds have a message ``event.<kind>`` in the catalog; an unknown kind is
+    shown as its fields, so a new engine event is never lost.  ``posts`` (the
+    observation's posts) completes a ``post`` event with all the posts in play;
+    ``house`` (a Red Dog table: no pot, the house deals) shortens the round line.
+    """
     if not event:
         return None
     kind = str(event.get("kind", ""))
-    seat = event.get("seat")
-    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else str(seat)
-    values: dict[str, Any] = {k: v for k, v in event.items() if k != "kind"}
-    values["who"] = who
+    values = {k.replace("-", "_"): v for k, v in event.items() if k != "kind"}
+    values["who"] = _name(event.get("seat"), names)
+    values["dealer_name"] = _name(event.get("dealer"), names)
+    delta = _num(event.get("delta"))
+    values["gain"] = abs(delta)
     line = Text("• ", style="dim")
-    key = f"event.{kind}"
     if kind == "settle":
-        outcome = str(event.get("outcome", ""))
-        delta = event.get("delta", 0)
-        line.append(t(_DOMAIN, "event.settle", lang, who=who) + " ")
-        third = event.get("third")
-        if third:
-            line.append_text(card_text(str(third)))
-            line.append(" ")
-        outcome_key = f"outcome.{outcome}"
-        line.append(
-            _maybe(outcome_key, lang, outcome) + " ",
-            style="green" if _num(delta) > 0 else "red" if _num(delta) < 0 else "",
-        )
-        line.append(f"({_num(delta):+d})" if isinstance(delta, int) else f"({delta})")
-        return line
-    cards = [v for k, v in event.items() if k in ("card", "cards", "third")]
-    flat: list[str] = []
-    for c in cards:
-        flat.extend(c if isinstance(c, list) else [c])
+        return _settle_text(line, event, values, names, lang)
+    key = "event." + kind.replace("-", "_")
+    if kind == "post" and event.get("seat") is None:
+        key = "event.post_common"
+    elif kind == "ace":
+        key = "event.ace_low" if event.get("low") else "event.ace_high"
+    elif kind == "bet" and event.get("call") in ("higher", "lower"):
+        key = f"event.bet_{event['call']}"
+    elif kind == "pass" and event.get("forfeit"):
+        key = "event.pass_forfeit"
+    elif kind == "push" and event.get("seat") is None:
+        key = "event.push_all"
+    elif kind == "round" and house:
+        key = "event.round_house"
+    elif kind == "tie":
+        values["who"] = ", ".join(_name(s, names) for s in event.get("seats") or [])
     try:
-        line.append(t(_DOMAIN, key, lang, **_safe(values)))
+        message = t(_DOMAIN, key, lang, **values)
     except KeyError:
-        detail = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("kind", "seat"))
-        line.append(f"{who + ': ' if seat is not None else ''}{kind} {detail}".strip())
+        detail = ", ".join(f"{k}={v}" for k, v in event.items() if k != "kind")
+        line.append(f"{kind} {detail}".strip())
         return line
-    if flat:
+    line.append(message, style="red" if delta < 0 else "green" if delta > 0 else "")
+    cards: list[str] = []
+    for field in ("card", "posts"):
+        value = event.get(field)
+        if isinstance(value, str):
+            cards.append(value)
+        elif isinstance(value, list):
+            cards.extend(str(c) for c in value)
+    if cards:
         line.append(" ")
-        line.append_text(cards_text([str(c) for c in flat]))
+        line.append_text(cards_text(cards))
+    if (kind == "spread" or (kind == "post" and event.get("seat") is not None)) and len(posts) >= 2:
+        line.append("  (" + t(_DOMAIN, "ui.posts_inline", lang) + " ", style="dim")
+        line.append_text(cards_text(list(posts)))
+        line.append(")", style="dim")
+    if event.get("replenished"):
+        line.append(" " + t(_DOMAIN, "event.replenished", lang, amount=event["replenished"]))
     return line
+
+
+def _settle_text(
+    line: Text,
+    event: Mapping[str, Any],
+    values: dict[str, Any],
+    names: Sequence[str],
+    lang: str,
+) -> Text:
+    """``settle``: the third card, its outcome, and the chips that moved."""
+    outcome = str(event.get("outcome", ""))
+    if event.get("seat") is not None:
+        line.append(t(_DOMAIN, "event.settle", lang, who=values["who"]) + " ")
+    else:
+        line.append(t(_DOMAIN, "event.settle_all", lang) + " ")
+    third = event.get("third")
+    if third:
+        line.append_text(card_text(str(third)))
+        line.append(" ")
+    deltas: list[int] = []
+    if isinstance(event.get("deltas"), list):
+        deltas = [_num(d) for d in event["deltas"]]
+    delta = _num(event.get("delta"))
+    mood = delta if event.get("seat") is not None else sum(deltas)
+    line.append(
+        _maybe(f"outcome.{outcome}", lang, outcome),
+        style="green" if mood > 0 else "red" if mood < 0 else "",
+    )
+    if event.get("seat") is not None:
+        line.append(f" ({delta:+d})")
+    elif deltas:
+        moved = [f"{_name(i, names)} {d:+d}" for i, d in enumerate(deltas) if d]
+        if moved:
+            line.append(" (" + ", ".join(moved) + ")")
+    if event.get("pot") is not None:
+        line.append("  " + t(_DOMAIN, "ui.pot", lang) + f" {event['pot']}", style="dim")
+    if event.get("replenished"):
+        line.append(" " + t(_DOMAIN, "event.replenished", lang, amount=event["replenished"]))
+    return line
+
+
+def _name(seat: Any, names: Sequence[str]) -> str:
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
+        return names[seat]
+    return "" if seat is None else str(seat)
 
 
 def final_view(
@@ -241,26 +340,52 @@ def final_view(
     names: Sequence[str],
     chips: Sequence[int],
     lang: str,
+    *,
+    starting_chips: int | None = None,
 ) -> Panel:
-    """The final standings: each seat's chips, exact net result, and who wins."""
+    """The final standings: each seat's chips, exact net result, and who wins.
+
+    With ``starting_chips``, a column shows each seat's share of the pot left over
+    (net result + starting chips - chips), when anyone has one.
+    """
+    values = [Fraction(r) for r in returns]
+    shares: list[Fraction] = []
+    if starting_chips is not None and len(chips) == len(values):
+        shares = [v + starting_chips - c for v, c in zip(values, chips, strict=True)]
+        if not any(shares):
+            shares = []
     grid = Table(box=None, show_header=True, header_style="dim", pad_edge=False)
     grid.add_column(t(_DOMAIN, "ui.player", lang))
     grid.add_column(t(_DOMAIN, "ui.chips", lang), justify="right")
+    if shares:
+        grid.add_column(t(_DOMAIN, "ui.pot_share", lang), justify="right")
     grid.add_column(t(_DOMAIN, "ui.result", lang), justify="right")
     grid.add_column("")
-    for i, ret in enumerate(returns):
-        value = Fraction(ret)
-        shown = f"{value:+}" if value.denominator == 1 else f"{value} ({float(value):+.2f})"
-        if value.denominator == 1:
-            shown = f"{int(value):+d}"
+    for i, value in enumerate(values):
         star = "★ " + t(_DOMAIN, "ui.winner", lang) if i in winners else ""
-        grid.add_row(
+        row: list[str | Text] = [
             names[i] if i < len(names) else f"seat {i}",
             str(chips[i]) if i < len(chips) else "",
-            Text(shown, style="green" if value > 0 else "red" if value < 0 else ""),
-            Text(star, style="bold yellow"),
+        ]
+        if shares:
+            row.append(_exact(shares[i], signed=False))
+        row.append(
+            Text(
+                _exact(value, signed=True),
+                style="green" if value > 0 else "red" if value < 0 else "",
+            )
         )
+        row.append(Text(star, style="bold yellow"))
+        grid.add_row(*row)
     return Panel(grid, title=t(_DOMAIN, "ui.final", lang), title_align="left", expand=False)
+
+
+def _exact(value: Fraction, *, signed: bool) -> str:
+    """``+3``, ``0``, ``-3/2 (-1.50)``: exact, with a decimal aside for fractions."""
+    sign = "+" if signed and value > 0 else ""
+    if value.denominator == 1:
+        return f"{sign}{value.numerator}"
+    return f"{sign}{value} ({float(value):.2f})"
 
 
 def _maybe(key: str, lang: str, fallback: str) -> str:
@@ -272,17 +397,3 @@ def _maybe(key: str, lang: str, fallback: str) -> str:
 
 def _num(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _safe(values: dict[str, Any]) -> dict[str, Any]:
-    """Values for a message template: card strings shown with suit symbols."""
-    out: dict[str, Any] = {}
-    for k, v in values.items():
-        if isinstance(v, str) and len(v) == 2:
-            try:
-                out[k] = Card.from_text(v).symbol()
-                continue
-            except AceyDeuceyError:
-                pass
-        out[k] = v
-    return out

@@ -1,0 +1,95 @@
+"""The rules of Aces in the Pot as data: options, presets and their sources.
+
+Options (see ``docs/aces-in-the-pot.md``):
+
+- ``players`` -- seats at the table, 3 to 12 (seed 004: "It works with three
+  players, though four or more is better").
+- ``starting_chips`` -- chips each player takes (seed 004: "Every player takes
+  two chips").
+- ``finish`` -- when the play for the pot starts: ``last-chip`` (seed 004: as soon
+  as a single chip is left in play) or ``one-holder`` (seed 004's Variants:
+  as soon as only one player holds chips, however many).
+- ``finish_rolls`` -- rolls without a six needed to win the pot (seed 004:
+  "three rolls of both dice").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from aceydeucey.core.errors import RulesError
+from aceydeucey.core.rules import Preset, RulesBase, option
+
+__all__ = ["FINISHES", "MIN_PLAYERS", "AcesRules"]
+
+#: Fewest seats the game is played with (seed 004: "It works with three players").
+MIN_PLAYERS = 3
+#: The accepted values of the ``finish`` option.
+FINISHES = ("last-chip", "one-holder")
+
+_SEED = "seed 004 (Aces in the Pot Dice Game Rules)"
+
+
+@dataclass(frozen=True)
+class AcesRules(RulesBase):
+    """Every option of Aces in the Pot; build with ``AcesRules.resolve(...)``."""
+
+    GAME: ClassVar[str] = "aces-in-the-pot"
+    PRESETS: ClassVar[dict[str, Preset]] = {
+        "seed": Preset(
+            "seed",
+            {},
+            _SEED,
+            "two chips each; the finish starts when a single chip is left in play",
+        ),
+        "one-holder": Preset(
+            "one-holder",
+            {"finish": "one-holder"},
+            f"{_SEED}, Variants; netexl and family-games-treasurehouse (SOURCES.md)",
+            "the finish starts as soon as only one player holds chips, even several",
+        ),
+    }
+    DEFAULT_PRESET: ClassVar[str] = "seed"
+
+    preset: str = "seed"
+    players: int = option(
+        4,
+        max=12,
+        help="number of players, 3 to 12",
+        source=f"{_SEED}: 'It works with three players, though four or more is better'",
+    )
+    starting_chips: int = option(
+        2,
+        min=1,
+        max=20,
+        help="chips each player takes at the start of a game",
+        source=f"{_SEED}: 'Every player takes two chips'",
+    )
+    finish: Literal["last-chip", "one-holder"] = option(
+        "last-chip",
+        choices=FINISHES,
+        help="when the finish starts: a single chip in play, or a single player holding chips",
+        source=f"{_SEED}: last paragraph ('The fuller ones wait until a single chip is left')",
+    )
+    finish_rolls: int = option(
+        3,
+        min=1,
+        max=10,
+        help="rolls without a six the holder needs to win the pot",
+        source=f"{_SEED}: 'three rolls of both dice, and not one of them may show a six'",
+    )
+
+    def check(self) -> None:
+        if self.players < MIN_PLAYERS:
+            raise RulesError(
+                f"option 'players' = {self.players} is too few: Aces in the Pot needs at least "
+                f"{MIN_PLAYERS} players (seed 004: 'It works with three players, though four "
+                "or more is better, because then the chips get to travel before the pot "
+                "swallows them')"
+            )
+
+    @property
+    def total_chips(self) -> int:
+        """Chips at the table: ``players * starting_chips``."""
+        return self.players * self.starting_chips

@@ -1,0 +1,14 @@
+"""Backgammon family: Acey-Deucey (default), classic, longgammon and Dutch.
+
+Modules: ``rules`` (options and variants), ``board`` (Position, Position IDs),
+``notation`` (Move/Play text), ``moves`` (reference legal-play generator),
+``generate`` (the generator the game calls), ``game`` (BackgammonGame/State).
+"""
+
+from __future__ import annotations
+
+from aceydeucey.backgammon.board import BAR, OFF, STOCK, Position
+from aceydeucey.backgammon.notation import Move, Play
+from aceydeucey.backgammon.rules import BackgammonRules
+
+__all__ = ["BAR", "OFF", "STOCK", "BackgammonRules", "Move", "Play", "Position"]

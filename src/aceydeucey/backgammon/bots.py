@@ -1,0 +1,254 @@
+"""Backgammon bots: each reads an observation and returns an action's text.
+
+- ``RandomBot`` picks uniformly among the legal actions.
+- ``GreedyBot`` looks one play ahead: it scores the position each legal play
+  leads to with :func:`evaluate` and plays the best.  After a 1-2, when it must
+  name a double, it tries all six: each double is worth the value of its best
+  play, and it names the best of those.
+
+Backgammon hides nothing, so the bot rebuilds the position from the
+observation and asks the engine for the legal plays and their results; it
+never looks at the game state itself.
+
+The heuristic (:func:`evaluate`) scores a position from the side that has
+just moved (positive counts are its checkers): the pip-count lead, blots
+weighted by how many of the 36 rolls hit them and by how far a hit sets them
+back, made points (more in the home board), the longest prime, the
+opponent's checkers held on the bar against made home points, checkers borne
+off, and a small cost for tall stacks.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from aceydeucey.backgammon.board import Position
+from aceydeucey.backgammon.moves import apply_move, legal_plays
+from aceydeucey.backgammon.notation import parse_moves
+from aceydeucey.backgammon.rules import BackgammonRules
+
+__all__ = [
+    "BOTS",
+    "GreedyBot",
+    "RandomBot",
+    "evaluate",
+    "pip_counts",
+    "play_result",
+    "position_of",
+    "rules_of",
+    "shots",
+]
+
+# -- the heuristic ---------------------------------------------------------------------------
+
+#: Weight of a blot: per pip a hit would cost it, at certainty of being hit.
+BLOT_WEIGHT = 1.0
+#: Value of a made point (two or more checkers) outside and inside the home board.
+POINT_VALUE = 2.0
+HOME_POINT_VALUE = 4.0
+#: Value of the longest prime by its length (index = number of consecutive made points).
+PRIME_VALUE = (0.0, 0.0, 1.0, 3.0, 6.0, 10.0, 16.0, 16.0, 16.0, 16.0, 16.0, 16.0, 16.0)
+#: Per opposing checker on the bar (or still to enter), per made home point facing it.
+CLOSED_OUT_VALUE = 1.0
+#: Per checker borne off, beyond the pips it saved.
+OFF_VALUE = 1.0
+#: Per checker above three on one point.
+STACK_COST = 0.5
+#: The roll earned after a fully played named double: about one average roll's pips.
+REROLL_VALUE = 8.0
+#: How the action naming the double after a 1-2 starts (``double 6``).
+DOUBLE_WORD = "double "
+
+
+def _reach_masks() -> tuple[int, ...]:
+    """For each of the 36 rolls, the distances (bit d) one checker could travel with it."""
+    masks = []
+    for a in range(1, 7):
+        for b in range(1, 7):
+            steps = [a, 2 * a, 3 * a, 4 * a] if a == b else [a, b, a + b]
+            mask = 0
+            for step in steps:
+                mask |= 1 << step
+            masks.append(mask)
+    return tuple(masks)
+
+
+_REACH = _reach_masks()
+
+
+def shots(distances: int) -> int:
+    """How many of the 36 rolls can travel one of the distances in the bitmask ``distances``.
+
+    Intermediate points are not checked (a blocked path still counts): a cheap
+    upper bound that is exact when the opponent has no points in the way.
+    """
+    return sum(1 for mask in _REACH if mask & distances)
+
+
+def pip_counts(
+    points: Sequence[int], bar: Sequence[int], unentered: Sequence[int]
+) -> tuple[int, int]:
+    """(own, opponent) pips; a checker on the bar or still to enter counts 25."""
+    own = 25 * (bar[0] + unentered[0])
+    opp = 25 * (bar[1] + unentered[1])
+    for index, count in enumerate(points):
+        if count > 0:
+            own += (index + 1) * count
+        elif count < 0:
+            opp += (24 - index) * -count
+    return own, opp
+
+
+def evaluate(
+    points: Sequence[int],
+    bar: Sequence[int] = (0, 0),
+    unentered: Sequence[int] = (0, 0),
+    off: Sequence[int] = (0, 0),
+) -> float:
+    """How good the position is for the side whose checkers are positive (higher is better).
+
+    ``points[i]`` is the count on that side's ``i + 1`` point; ``bar``,
+    ``unentered`` and ``off`` are (own, opponent) pairs.
+    """
+    own_pip, opp_pip = pip_counts(points, bar, unentered)
+    if own_pip == 0 and off[0] > 0:
+        return 1e6  # everything borne off: the game is won
+    score = float(opp_pip - own_pip)
+
+    # The opponent moves from our 1-point towards our 24-point and enters on our 1..6.
+    opp_behind = 1 if bar[1] + unentered[1] > 0 else 0  # bit 0: a checker "at point 0"
+    run = 0
+    longest = 0
+    home_made = 0
+    for index, count in enumerate(points):
+        number = index + 1
+        if count >= 2:
+            score += HOME_POINT_VALUE if number <= 6 else POINT_VALUE
+            score -= STACK_COST * max(0, count - 3)
+            home_made += number <= 6
+            run += 1
+            longest = max(longest, run)
+        else:
+            run = 0
+            if count == 1 and opp_behind:
+                # Distances from every opposing checker behind this blot.
+                distances = 0
+                sources = opp_behind
+                while sources:
+                    low = sources & -sources
+                    distances |= 1 << (number - (low.bit_length() - 1))
+                    sources ^= low
+                hit = shots(distances & ((1 << 25) - 2))
+                score -= BLOT_WEIGHT * hit / 36 * (25 - number)
+        if count < 0:
+            opp_behind |= 1 << number
+    score += PRIME_VALUE[longest]
+    score += CLOSED_OUT_VALUE * (bar[1] + unentered[1]) * home_made
+    score += OFF_VALUE * off[0]
+    return score
+
+
+# -- the bots --------------------------------------------------------------------------------
+
+
+class GreedyBot:
+    """Plays the legal action whose resulting position :func:`evaluate` likes best.
+
+    Ties go to the first such action in the observation's order, so the bot is
+    deterministic; ``seed`` is accepted for symmetry with ``RandomBot``.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def act(self, observation: dict[str, Any]) -> str:
+        legal: list[str] = observation["legal_actions"]
+        if not legal:
+            raise ValueError("the observation lists no legal actions: it is not this seat's turn")
+        if len(legal) == 1:
+            return legal[0]
+        position = position_of(observation)
+        if all(text.startswith(DOUBLE_WORD) for text in legal):
+            rules = rules_of(observation)
+            return max(legal, key=lambda text: self.double_value(position, text, rules))
+        return max(legal, key=lambda text: _value(play_result(position, text)))
+
+    def double_value(self, position: Position, text: str, rules: BackgammonRules) -> float:
+        """The value of naming the double ``text`` (``double 6``): its best play's value.
+
+        A play that uses all four dice also earns the roll after the 1-2 (when the
+        rules ask for that), worth :data:`REROLL_VALUE` more.
+        """
+        number = int(text.removeprefix(DOUBLE_WORD))
+        best = -math.inf
+        for play in legal_plays(position, (number,) * 4, rules):
+            value = _value(play.result)
+            if not play.unused or not rules.acey_reroll_requires_full_doubles:
+                value += REROLL_VALUE
+            best = max(best, value)
+        return best
+
+
+def position_of(observation: dict[str, Any]) -> Position:
+    """The position an observation shows, from its seat's side."""
+    return Position(
+        tuple(int(n) for n in observation["points"]),
+        _pair(observation["bar"]),
+        _pair(observation["unentered"]),
+        _pair(observation["off"]),
+    )
+
+
+def rules_of(observation: dict[str, Any]) -> BackgammonRules:
+    """The rules an observation states: all its options when given, else its variant's."""
+    options = observation.get("rules")
+    if isinstance(options, dict):
+        return BackgammonRules.from_dict(options)
+    return BackgammonRules.resolve(variant=observation.get("variant", "acey-deucey"))
+
+
+def play_result(position: Position, text: str) -> Position:
+    """The position after the play written ``text`` (canonical notation), from the mover's side.
+
+    The steps are applied as written; a legal play's canonical text names every
+    intermediate hit, so the result is the play's own.
+    """
+    result = position
+    for move in parse_moves(text):
+        result = apply_move(result, move)
+    return result
+
+
+class RandomBot:
+    """Plays a uniformly random legal action (a baseline)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def act(self, observation: dict[str, Any]) -> str:
+        legal: list[str] = observation["legal_actions"]
+        if not legal:
+            raise ValueError("the observation lists no legal actions: it is not this seat's turn")
+        return self._rng.choice(legal)
+
+
+#: The bots by the name the command line uses.
+BOTS: dict[str, type[GreedyBot] | type[RandomBot]] = {"greedy": GreedyBot, "random": RandomBot}
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _value(position: Position) -> float:
+    return evaluate(position.points, position.bar, position.unentered, position.off)
+
+
+def _pair(value: Sequence[int]) -> tuple[int, int]:
+    first, second = value
+    return (int(first), int(second))

@@ -1,0 +1,215 @@
+"""The play generator the game uses: one entry point, on the fast core when it can.
+
+:func:`legal_plays` has the signature and the results of
+:func:`aceydeucey.backgammon.moves.legal_plays` (the readable reference): the
+same distinct resulting positions, each once, ``[pass]`` when nothing can be
+played.  It runs the Numba kernel of :mod:`aceydeucey.backgammon.fast` for
+every rule set except ``must_use_max_dice=False`` (free choice of how many
+dice to play), which goes to the reference.
+
+The plays it returns are lazy: a play keeps a row of the kernel's output and
+builds its ``result`` :class:`Position` and its ``moves`` only when asked, so
+listing a roll's 20 plays costs little more than the kernel.  They behave as
+ordinary :class:`Play` values (equal when their results are, same hash), and
+the returned list answers ``play in plays`` for its own plays at once.
+``tests/backgammon/test_fast.py`` holds the two generators to agreement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from aceydeucey.backgammon import fast, moves
+from aceydeucey.backgammon.board import Position
+from aceydeucey.backgammon.notation import Move, Play
+from aceydeucey.backgammon.rules import BackgammonRules
+
+__all__ = ["fast_params", "is_fast", "legal_plays", "to_board"]
+
+
+def legal_plays(
+    position: Position,
+    dice: Sequence[int],
+    rules: BackgammonRules,
+    *,
+    may_enter: bool = True,
+    may_reenter: bool = True,
+) -> list[Play]:
+    """Every legal play of ``dice`` from ``position`` (see ``moves.legal_plays``)."""
+    if not rules.must_use_max_dice:
+        return moves.legal_plays(
+            position, dice, rules, may_enter=may_enter, may_reenter=may_reenter
+        )
+    hand = _HANDS.get(tuple(dice)) if not isinstance(dice, tuple) else _HANDS.get(dice)
+    if hand is None:
+        hand = _hand(dice)
+    ordered, dice_array = hand
+    if not ordered or not may_enter or (position.bar[0] and not may_reenter):
+        return [Play((), position, ordered)]
+    results, paths, highs, used = _GENERATOR.plays(to_board(position), dice_array, _params(rules))
+    if used == 0:
+        return [Play((), position, ordered)]
+    return _Plays(_Batch(results, paths, highs, _unused(ordered, used)))
+
+
+def is_fast(rules: BackgammonRules) -> bool:
+    """Whether :func:`legal_plays` runs on the fast core for these rules."""
+    return rules.must_use_max_dice
+
+
+def to_board(position: Position) -> np.ndarray[Any, np.dtype[np.int8]]:
+    """The fast core's board (see :mod:`~aceydeucey.backgammon.fast`) of a position."""
+    return np.array(
+        (*position.points, *position.bar, *position.unentered, *position.off, 0, 0),
+        dtype=np.int8,
+    )
+
+
+def fast_params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """The fast core's move-generation parameters for ``rules``."""
+    hold = {
+        "nothing": fast.HOLD_NONE,
+        "passing_opp_12pt": fast.HOLD_PAST_MIDPOINT,
+        "moving_any_entered": fast.HOLD_ALL,
+    }[rules.must_enter_all_before]
+    return fast.move_params(
+        bearoff_exact=rules.bearoff_rule == "exact_only",
+        hold_back=hold,
+        frozen_home=rules.home_board_frozen,
+        bearoff_needs_entered=rules.bearoff_requires_all_entered,
+        higher_die=rules.must_play_higher_die,
+        hit_needs_home=rules.hit_gate == "after_home_board",
+    )
+
+
+# -- lazy plays -------------------------------------------------------------------
+
+
+class _Batch:
+    """The kernel's output for one roll, shared by its plays."""
+
+    __slots__ = ("highs", "paths", "results", "unused")
+
+    def __init__(
+        self,
+        results: np.ndarray[Any, Any],
+        paths: np.ndarray[Any, Any],
+        highs: np.ndarray[Any, Any],
+        unused: tuple[tuple[int, ...], tuple[int, ...]],
+    ) -> None:
+        self.results = results
+        self.paths = paths
+        self.highs = highs
+        #: dice left unplayed: (if the higher die was used, otherwise)
+        self.unused = unused
+
+
+class _FastPlay(Play):
+    """A :class:`Play` whose moves and result are built from the batch on first use."""
+
+    def __init__(self, batch: _Batch, index: int) -> None:  # no dataclass fields set here
+        slots = self.__dict__
+        slots["_batch"] = batch
+        slots["_index"] = index
+
+    @property  # type: ignore[misc]
+    def result(self) -> Position:
+        cached: Position | None = self.__dict__.get("_result")
+        if cached is None:
+            row = self._batch.results[self._index].tolist()
+            cached = Position(
+                tuple(row[:24]), (row[24], row[25]), (row[26], row[27]), (row[28], row[29])
+            )
+            self.__dict__["_result"] = cached
+        return cached
+
+    @property  # type: ignore[misc]
+    def moves(self) -> tuple[Move, ...]:
+        cached: tuple[Move, ...] | None = self.__dict__.get("_moves")
+        if cached is None:
+            path = self._batch.paths[self._index].tolist()
+            cached = tuple(
+                Move(path[k], path[k + 1], path[k + 2] == 1)
+                for k in range(0, 12, 3)
+                if path[k] != 0
+            )
+            self.__dict__["_moves"] = cached
+        return cached
+
+    @property  # type: ignore[misc]
+    def unused(self) -> tuple[int, ...]:
+        batch = self._batch
+        return batch.unused[0] if batch.highs[self._index] else batch.unused[1]
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is _FastPlay and other._batch is self._batch:
+            return other._index == self._index
+        return isinstance(other, Play) and other.result == self.result
+
+    def __hash__(self) -> int:
+        return hash(self.result)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Play, (self.moves, self.result, self.unused))
+
+    def __repr__(self) -> str:
+        return f"Play(moves={self.moves!r}, result={self.result!r}, unused={self.unused!r})"
+
+    _batch: _Batch
+    _index: int
+
+
+class _Plays(list[Play]):
+    """The plays of one batch; ``play in plays`` is immediate for the batch's own plays."""
+
+    def __init__(self, batch: _Batch) -> None:
+        n = len(batch.results)
+        super().__init__(map(_FastPlay, [batch] * n, range(n)))
+        self._batch = batch
+
+    def __contains__(self, item: object) -> bool:
+        if type(item) is _FastPlay and item._batch is self._batch:
+            return True
+        return list.__contains__(self, item)
+
+
+# -- caches and helpers -------------------------------------------------------------
+
+_GENERATOR = fast.Generator()
+_PARAMS: dict[int, tuple[BackgammonRules, np.ndarray[Any, np.dtype[np.int64]]]] = {}
+_HANDS: dict[tuple[int, ...], tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]] = {}
+
+
+def _params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
+    entry = _PARAMS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        entry = (rules, fast_params(rules))
+        _PARAMS[id(rules)] = entry
+    return entry[1]
+
+
+def _hand(dice: Sequence[int]) -> tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]:
+    key = tuple(dice)
+    ordered = tuple(sorted(key, reverse=True))
+    for die in ordered:
+        if not isinstance(die, int) or not 1 <= die <= 6:
+            raise ValueError(f"dice are numbers 1 to 6, not {die!r}")
+    if len(set(ordered)) > 2 or (len(set(ordered)) == 2 and len(ordered) != 2):
+        raise ValueError(f"{key!r} is not a hand of dice: two different dice or one repeated")
+    hand = (ordered, np.array(ordered, dtype=np.int64))
+    if len(_HANDS) < 4096:
+        _HANDS[key] = hand
+    return hand
+
+
+def _unused(dice: tuple[int, ...], used: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Dice left unplayed by a play using ``used`` dice: (if it used the higher, otherwise)."""
+    if used >= len(dice):
+        return (), ()
+    if len(dice) == 2 and dice[0] != dice[1]:
+        return (dice[1],), (dice[0],)
+    rest = dice[used:]
+    return rest, rest

@@ -1,0 +1,284 @@
+"""Move and play notation, both ways.
+
+A :class:`Move` is one checker moved by one die: ``Move(src, dst, hit)``, with
+points numbered 1..24 from the mover's side, ``src`` :data:`~.board.BAR` (25,
+written ``bar``) or :data:`~.board.STOCK` (26, written ``in``: entering a
+checker that has never been on the board, Acey-Deucey and Dutch), and ``dst``
+:data:`~.board.OFF` (0, written ``off``).
+
+A :class:`Play` is the whole use of the dice in hand: its moves and the
+resulting position (still from the mover's side).  Two plays that reach the
+same position are the same play: equality and hashing use the result only.
+
+Canonical text (``str(play)``), in the style of GNU Backgammon:
+
+* moves of one checker are chained and written ``start/end``, naming an
+  intermediate point only where it hits: ``24/13``, ``24/18*/13``;
+* each hit is marked ``*``: ``13/7*``;
+* identical moves are counted: ``8/5(2) 6/5(2)``;
+* moves are listed from the highest starting point down (``in``, then ``bar``,
+  then 24..1);
+* no move at all is ``pass``.
+
+Other actions (chance's and the 1-2 bonus):
+
+* ``3-1``: a roll of two dice, larger first (:class:`Roll`); ``6-6`` for doubles;
+* ``opening 5-3``: the one-die roll-off that starts a game, seat 0's die first
+  and seat 1's second (:class:`Opening`; never equal: ties are rolled again);
+* ``double 6``: the double named (or rolled on one die) after a 1-2
+  (:class:`DoubleChoice`).
+
+Input (:func:`parse_moves`) is freer: any order, ``*`` optional, chained steps
+``24/18/13``, repeats ``(2)``, ``bar``/``b``, ``in``, ``off``/``o``, any case.
+It yields the literal steps written; matching them to a legal play (by
+resulting position) is the move generator's business
+(:func:`aceydeucey.backgammon.moves.match_play`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from aceydeucey.backgammon.board import BAR, OFF, STOCK, Position
+from aceydeucey.core.errors import ActionSyntaxError
+
+__all__ = [
+    "PASS_TEXT",
+    "DoubleChoice",
+    "Move",
+    "Opening",
+    "Play",
+    "Roll",
+    "Steps",
+    "format_moves",
+    "parse_action_text",
+    "parse_moves",
+    "point_text",
+]
+
+#: The text of the empty play.
+PASS_TEXT = "pass"
+
+
+def point_text(index: int) -> str:
+    """``in`` for STOCK, ``bar`` for BAR, ``off`` for OFF, else the point number."""
+    return {STOCK: "in", BAR: "bar", OFF: "off"}.get(index, str(index))
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One checker moved by one die (or, as parsed, one written step)."""
+
+    src: int
+    dst: int
+    hit: bool = False
+
+    def __str__(self) -> str:
+        return f"{point_text(self.src)}/{point_text(self.dst)}{'*' if self.hit else ''}"
+
+
+@dataclass(frozen=True, eq=False)
+class Play:
+    """A whole play of the dice: moves and resulting position; equal when the results are."""
+
+    moves: tuple[Move, ...]
+    result: Position
+    #: dice of the hand left unplayed (informative; not part of equality)
+    unused: tuple[int, ...] = field(default=())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Play) and other.result == self.result
+
+    def __hash__(self) -> int:
+        return hash(self.result)
+
+    def __str__(self) -> str:
+        return format_moves(self.moves)
+
+    @property
+    def is_pass(self) -> bool:
+        return not self.moves
+
+
+def format_moves(moves: tuple[Move, ...] | list[Move]) -> str:
+    """Canonical text of a list of one-die moves (see the module docstring)."""
+    if not moves:
+        return PASS_TEXT
+    ordered = sorted(moves, key=lambda m: (m.src, m.dst), reverse=True)
+    chains: list[list[Move]] = []
+    for move in ordered:
+        for chain in chains:
+            if chain[-1].dst == move.src and move.src != OFF:
+                chain.append(move)
+                break
+        else:
+            chains.append([move])
+    texts: list[tuple[int, int, str]] = []
+    for chain in chains:
+        parts = [point_text(chain[0].src)]
+        for step in chain[:-1]:
+            if step.hit:
+                parts.append(f"{point_text(step.dst)}*")
+        last = chain[-1]
+        parts.append(f"{point_text(last.dst)}{'*' if last.hit else ''}")
+        texts.append((chain[0].src, last.dst, "/".join(parts)))
+    texts.sort(key=lambda t: (t[0], t[1]), reverse=True)
+    out: list[str] = []
+    i = 0
+    while i < len(texts):
+        j = i
+        while j + 1 < len(texts) and texts[j + 1][2] == texts[i][2]:
+            j += 1
+        count = j - i + 1
+        out.append(texts[i][2] + (f"({count})" if count > 1 else ""))
+        i = j + 1
+    return " ".join(out)
+
+
+_TOKEN = re.compile(r"^(?P<chain>[^()]+?)(?:\((?P<count>\d)\))?$")
+_NAMES = {"bar": BAR, "b": BAR, "in": STOCK, "off": OFF, "o": OFF}
+
+
+def _parse_point(text: str, *, first: bool, token: str) -> int:
+    word = text.lower()
+    if word in _NAMES:
+        value = _NAMES[word]
+        if first and value == OFF:
+            raise ActionSyntaxError(f"{token}: a move cannot start from 'off'")
+        if not first and value in (BAR, STOCK):
+            raise ActionSyntaxError(f"{token}: a move cannot end on {word!r}")
+        return value
+    if not word.isdigit():
+        raise ActionSyntaxError(f"{token}: {text!r} is not a point (1-24, bar, in or off)")
+    value = int(word)
+    if not 1 <= value <= 24:
+        raise ActionSyntaxError(f"{token}: point {value} is not on the board (1-24)")
+    return value
+
+
+def parse_moves(text: str) -> tuple[Move, ...]:
+    """The steps written in ``text`` (``pass`` gives none); ActionSyntaxError if malformed.
+
+    ``Move.hit`` is True where the text marks a hit with ``*``.
+    """
+    words = text.replace(",", " ").split()
+    if not words:
+        raise ActionSyntaxError("empty move: write moves like '24/18 13/11', or 'pass'")
+    if len(words) == 1 and words[0].lower() == PASS_TEXT:
+        return ()
+    moves: list[Move] = []
+    for token in words:
+        match = _TOKEN.match(token)
+        if match is None:
+            raise ActionSyntaxError(f"{token!r} is not a move like '13/7' or '8/5(2)'")
+        parts = match.group("chain").split("/")
+        if len(parts) < 2 or any(not p for p in parts):
+            raise ActionSyntaxError(
+                f"{token!r} is not a move: write from/to, like '13/7', 'bar/22', 'in/22', '6/off'"
+            )
+        count = int(match.group("count") or 1)
+        if count < 1 or count > 4:
+            raise ActionSyntaxError(f"{token!r}: a repeat count must be 1 to 4")
+        steps: list[Move] = []
+        prev: int | None = None
+        for k, raw in enumerate(parts):
+            hit = raw.endswith("*")
+            name = raw.rstrip("*")
+            if k == 0 and hit:
+                raise ActionSyntaxError(f"{token}: a hit '*' follows the point landed on")
+            point = _parse_point(name, first=k == 0, token=token)
+            if prev is not None:
+                if prev == OFF:
+                    raise ActionSyntaxError(f"{token}: nothing can follow 'off'")
+                if point != OFF and point >= min(prev, 25):
+                    raise ActionSyntaxError(
+                        f"{token}: checkers move from high points to low "
+                        f"({point_text(prev)} to {point_text(point)} goes backwards)"
+                    )
+                steps.append(Move(prev, point, hit))
+            prev = point
+        moves.extend(steps * count)
+    return tuple(moves)
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """A roll of two dice (chance's action), written larger die first: ``3-1``."""
+
+    high: int
+    low: int
+
+    def __str__(self) -> str:
+        return f"{self.high}-{self.low}"
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """The dice to play: four of a kind for doubles."""
+        return (self.high,) * 4 if self.high == self.low else (self.high, self.low)
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """The roll-off: one die each, seat 0's first (``opening 5-3``); never a tie."""
+
+    die0: int
+    die1: int
+
+    def __str__(self) -> str:
+        return f"opening {self.die0}-{self.die1}"
+
+    @property
+    def first(self) -> int:
+        """The seat that moves first (the higher die)."""
+        return 0 if self.die0 > self.die1 else 1
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleChoice:
+    """The double played after a 1-2: ``double 6`` (named by the player or rolled)."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return f"double {self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Steps:
+    """Moves as written by a player, before they are matched to a legal :class:`Play`."""
+
+    moves: tuple[Move, ...]
+
+    def __str__(self) -> str:
+        return format_moves(self.moves)
+
+
+_ROLL = re.compile(r"^([1-6])\s*-\s*([1-6])$")
+_OPENING = re.compile(r"^opening\s+([1-6])\s*-\s*([1-6])$")
+_DOUBLE = re.compile(r"^double\s+(\S+)$")
+
+
+def parse_action_text(text: str) -> Roll | Opening | DoubleChoice | Steps:
+    """Any backgammon action from its text (syntax only); ActionSyntaxError if malformed."""
+    if not isinstance(text, str):
+        raise ActionSyntaxError(f"an action must be text, not {type(text).__name__}")
+    word = " ".join(text.strip().lower().split())
+    if match := _ROLL.match(word):
+        a, b = int(match.group(1)), int(match.group(2))
+        return Roll(max(a, b), min(a, b))
+    if match := _OPENING.match(word):
+        a, b = int(match.group(1)), int(match.group(2))
+        if a == b:
+            raise ActionSyntaxError(f"{text!r}: the opening roll-off cannot be a tie")
+        return Opening(a, b)
+    if match := _DOUBLE.match(word):
+        value = match.group(1)
+        if value not in ("1", "2", "3", "4", "5", "6"):
+            raise ActionSyntaxError(f"{text!r}: name a double from 1 to 6, like 'double 6'")
+        return DoubleChoice(int(value))
+    if word.startswith("opening"):
+        raise ActionSyntaxError(f"{text!r}: write the roll-off like 'opening 5-3'")
+    if re.match(r"^\d+\s*-\s*\d+$", word):
+        raise ActionSyntaxError(f"{text!r}: dice are 1 to 6, written like '3-1'")
+    return Steps(parse_moves(text))

@@ -1,0 +1,255 @@
+"""Rules of the backgammon family: Acey-Deucey (default), classic, longgammon and Dutch.
+
+Every option is a field of :class:`BackgammonRules`; a variant is a named
+:class:`~aceydeucey.core.rules.Preset` of option values (the preset key is
+``variant``).  The engine reads options only, never the variant's name.
+
+Sources (codes from the project's SOURCES.md, detailed in ``docs/backgammon.md``):
+BKGM (Backgammon Galore, "American Acey-Deucey", the baseline), GALT and LEE
+(rec.games.backgammon posts), WIKI (Wikipedia "Acey-deucey", current and ~2008),
+ITAVLI (its "European" version), ZOO, VC11, bgammon (tslocum/bgammon, read from
+its behaviour), BKGM-DUTCH (Backgammon Galore, "Dutch Backgammon").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, ClassVar, Literal
+
+from aceydeucey.core.errors import RulesError
+from aceydeucey.core.rules import Preset, RulesBase, option
+
+__all__ = ["VARIANTS", "BackgammonRules"]
+
+Variant = Literal["acey-deucey", "classic", "longgammon", "dutch"]
+Start = Literal["off_board", "standard", "long"]
+Opening = Literal["reroll_both_dice", "use_opening_dice"]
+EntryGate = Literal["none", "doubles_or_acey", "doubles_only", "six"]
+BarGate = Literal["none", "doubles_or_acey"]
+EnterAllBefore = Literal["nothing", "passing_opp_12pt", "moving_any_entered"]
+ExtraRoll = Literal["none", "if_fully_played", "always"]
+DoublesChoice = Literal["named", "rolled"]
+Remainder = Literal["forfeit", "to_opponent"]
+BearOff = Literal["standard_higher", "exact_only"]
+HitGate = Literal["none", "after_home_board"]
+Scoring = Literal["per_checker", "single", "gammons"]
+
+_ACEY: dict[str, Any] = {}  # every option at its default: the BKGM baseline
+
+_CLASSIC: dict[str, Any] = {
+    "start": "standard",
+    "opening": "use_opening_dice",
+    "acey_deucey": False,
+    "scoring": "gammons",
+}
+
+_LONG: dict[str, Any] = {**_CLASSIC, "start": "long"}
+
+_DUTCH: dict[str, Any] = {
+    "acey_deucey": False,
+    "must_enter_all_before": "moving_any_entered",
+    "hit_gate": "after_home_board",
+    "opening": "use_opening_dice",
+    "scoring": "gammons",
+}
+
+#: The variants, in the order menus list them.
+VARIANTS: Mapping[str, Preset] = MappingProxyType(
+    {
+        "acey-deucey": Preset(
+            "acey-deucey",
+            _ACEY,
+            "BKGM (American Acey-Deucey; seed 002)",
+            "All 15 start off the board; 1-2 earns a named double and another roll; "
+            "one point per checker not borne off.",
+        ),
+        "classic": Preset(
+            "classic",
+            _CLASSIC,
+            "standard backgammon rules (gnubg, OpenSpiel)",
+            "Usual starting position, opening roll played by its winner, gammons count.",
+        ),
+        "longgammon": Preset(
+            "longgammon",
+            _LONG,
+            "seed 002 (LongGammon)",
+            "Classic backgammon with all 15 checkers starting on the 24-point.",
+        ),
+        "dutch": Preset(
+            "dutch",
+            _DUTCH,
+            "BKGM-DUTCH (Backgammon Galore, Dutch Backgammon); seed 002 names it",
+            "All 15 start off the board and must all be entered before any moves; "
+            "no hitting until a checker has reached the home board.",
+        ),
+    }
+)
+
+
+@dataclass(frozen=True)
+class BackgammonRules(RulesBase):
+    """Every rule option of the backgammon family (defaults: BKGM Acey-Deucey)."""
+
+    GAME: ClassVar[str] = "backgammon"
+    PRESETS: ClassVar[Mapping[str, Preset]] = VARIANTS
+    DEFAULT_PRESET: ClassVar[str] = "acey-deucey"
+    PRESET_KEY: ClassVar[str] = "variant"
+
+    variant: Literal["acey-deucey", "classic", "longgammon", "dutch"] = option(
+        "acey-deucey",
+        choices=tuple(VARIANTS),
+        help="the named set of rules",
+        source="BKGM, seed 002",
+    )
+    start: Literal["off_board", "standard", "long"] = option(
+        "off_board",
+        choices=("off_board", "standard", "long"),
+        help="where the 15 checkers start: off the board, the usual 2-5-3-5 setup, "
+        "or all 15 on the 24-point",
+        source="BKGM (off_board); standard backgammon; seed 002 LongGammon (long)",
+    )
+    opening: Literal["reroll_both_dice", "use_opening_dice"] = option(
+        "reroll_both_dice",
+        choices=("reroll_both_dice", "use_opening_dice"),
+        help="after the one-die roll-off, the winner rolls both dice afresh, "
+        "or plays the two roll-off dice",
+        source="BKGM, LEE, ZOO, bgammon (reroll); standard backgammon (use)",
+    )
+    entry_gate: Literal["none", "doubles_or_acey", "doubles_only", "six"] = option(
+        "none",
+        choices=("none", "doubles_or_acey", "doubles_only", "six"),
+        help="roll a player needs before their first checker may enter or move",
+        source="BKGM (none); WIKI-2008, LEE (doubles_or_acey); WIKI (doubles_only); "
+        "Osneller in GALT's thread (six)",
+    )
+    bar_reentry_gate: Literal["none", "doubles_or_acey"] = option(
+        "none",
+        choices=("none", "doubles_or_acey"),
+        help="roll needed to bring a hit checker back from the bar",
+        source="BKGM (none); LEE (doubles_or_acey)",
+    )
+    must_enter_all_before: Literal["nothing", "passing_opp_12pt", "moving_any_entered"] = option(
+        "nothing",
+        choices=("nothing", "passing_opp_12pt", "moving_any_entered"),
+        help="what unentered checkers forbid: nothing, moving past the opponent's "
+        "12-point, or moving any entered checker",
+        source="BKGM, WIKI, VC11 (nothing); GALT (passing_opp_12pt); "
+        "WIKI-2008 (moving_any_entered)",
+    )
+    bearoff_requires_all_entered: bool = option(
+        True,
+        help="unentered checkers block bearing off (they are not in the home board)",
+        source="BKGM (all fifteen in the home board), bgammon",
+    )
+    acey_deucey: bool = option(
+        True,
+        help="a 1-2 roll earns a double of the player's choice and another roll",
+        source="BKGM",
+    )
+    acey_requires_both_played: bool = option(
+        True,
+        help="the 1-2 bonus needs both the 1 and the 2 played",
+        source="BKGM, GALT, LEE, ZOO, bgammon",
+    )
+    acey_doubles_choice: Literal["named", "rolled"] = option(
+        "named",
+        choices=("named", "rolled"),
+        help="the double after a 1-2 is named by the player, or rolled on one die",
+        source="BKGM (named); link-csere in MISC (rolled)",
+    )
+    acey_reroll_requires_full_doubles: bool = option(
+        True,
+        help="the roll after a 1-2 needs all four of the named doubles played",
+        source="BKGM, VOG, ZOO, GALT (True); bgammon (False)",
+    )
+    acey_chain_limit: int | None = option(
+        None,
+        min=1,
+        max=100,
+        help="most 1-2 bonuses in one turn (None: no limit)",
+        source="GALT, BKGM (no limit); grokipedia mentions limits",
+    )
+    natural_doubles_extra_roll: Literal["none", "if_fully_played", "always"] = option(
+        "none",
+        choices=("none", "if_fully_played", "always"),
+        help="whether rolled doubles earn another roll",
+        source="BKGM, ZOO, bgammon (none); GALT, LEE (if_fully_played); WIKI (always)",
+    )
+    doubles_plus_complement: bool = option(
+        False,
+        help="rolled doubles, fully played, are followed by their complement "
+        "(the doubles summing to 7 with them)",
+        source="ITAVLI European version",
+    )
+    unplayable_remainder: Literal["forfeit", "to_opponent"] = option(
+        "forfeit",
+        choices=("forfeit", "to_opponent"),
+        help="dice that cannot be played are lost, or the opponent plays them",
+        source="BKGM (forfeit); LEE (to_opponent)",
+    )
+    must_use_max_dice: bool = option(
+        True,
+        help="play as many dice as possible",
+        source="BKGM, standard backgammon",
+    )
+    must_play_higher_die: bool = option(
+        True,
+        help="when only one of two dice can be played, play the higher",
+        source="BKGM, ZOO, standard backgammon",
+    )
+    bearoff_rule: Literal["standard_higher", "exact_only"] = option(
+        "standard_higher",
+        choices=("standard_higher", "exact_only"),
+        help="a die higher than every occupied point bears off from the highest, "
+        "or only exact numbers bear off",
+        source="BKGM (standard_higher); GALT, LEE, bgammon (exact_only)",
+    )
+    home_board_frozen: bool = option(
+        False,
+        help="checkers in the home board cannot move within it (only bear off)",
+        source="LEE",
+    )
+    hit_gate: Literal["none", "after_home_board"] = option(
+        "none",
+        choices=("none", "after_home_board"),
+        help="a player may hit only once a checker of theirs has reached the home board",
+        source="BKGM-DUTCH (after_home_board)",
+    )
+    scoring: Literal["per_checker", "single", "gammons"] = option(
+        "per_checker",
+        choices=("per_checker", "single", "gammons"),
+        help="loser pays one point per checker not borne off, one point, "
+        "or 1/2/3 for single/gammon/backgammon",
+        source="BKGM, bgammon (per_checker); ZOO (single); standard backgammon (gammons)",
+    )
+
+    def check(self) -> None:
+        """Reject contradictory combinations, naming both options."""
+        if self.start != "off_board":
+            for name, default in (("entry_gate", "none"), ("must_enter_all_before", "nothing")):
+                if getattr(self, name) != default:
+                    raise RulesError(
+                        f"option {name}={getattr(self, name)!r} contradicts start={self.start!r}: "
+                        "it needs checkers that start off the board (start='off_board')"
+                    )
+        if not self.acey_deucey:
+            acey_defaults: tuple[tuple[str, object], ...] = (
+                ("acey_doubles_choice", "named"),
+                ("acey_chain_limit", None),
+                ("acey_reroll_requires_full_doubles", True),
+                ("acey_requires_both_played", True),
+            )
+            for acey_name, acey_default in acey_defaults:
+                if getattr(self, acey_name) != acey_default:
+                    raise RulesError(
+                        f"option {acey_name}={getattr(self, acey_name)!r} contradicts "
+                        "acey_deucey=False: "
+                        "it only applies to the 1-2 bonus"
+                    )
+        if self.unplayable_remainder == "to_opponent" and not self.must_use_max_dice:
+            raise RulesError(
+                "option unplayable_remainder='to_opponent' contradicts must_use_max_dice=False: "
+                "with free choice of dice no remainder is unplayable"
+            )

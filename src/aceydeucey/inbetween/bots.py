@@ -1,0 +1,65 @@
+"""In-Between bots: each reads only its observation and returns an action's text.
+
+``BOTS`` maps the names the front ends use to the classes:
+
+- ``random``: uniform over the legal actions (seeded).
+- ``ev``: the exact expected value of every legal action from the cards still unseen
+  (all cards less ``seen`` and its own hand), best first, ties to the smaller stake.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from aceydeucey.inbetween.odds import action_values
+
+__all__ = ["BOTS", "ExpectedValueBot", "RandomBot"]
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions listed in the observation."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def act(self, observation: dict[str, Any]) -> str:
+        legal: list[str] = observation["legal_actions"]
+        if not legal:
+            raise ValueError("RandomBot was asked to act with no legal actions")
+        return self._rng.choice(legal)
+
+
+class ExpectedValueBot:
+    """Plays the legal action of highest exact expected value (ties: the smaller stake)."""
+
+    name = "ev"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed  # unused: the bot is deterministic; accepted for a uniform signature
+
+    def values(self, observation: dict[str, Any]) -> dict[str, Fraction]:
+        """Each legal action's expected chips (see ``odds.action_values``)."""
+        return action_values(observation)
+
+    def act(self, observation: dict[str, Any]) -> str:
+        values = self.values(observation)
+        if not values:
+            raise ValueError("ExpectedValueBot was asked to act with no legal actions")
+        return max(values, key=lambda text: (values[text], -_stake(text)))
+
+
+def _stake(text: str) -> int:
+    """The chips an action puts at risk (0 for pass, stay and calls without an amount)."""
+    _, _, amount = text.partition(" ")
+    return int(amount) if amount.isdigit() else 0
+
+
+#: Bot names the front ends accept.
+BOTS: dict[str, type[RandomBot] | type[ExpectedValueBot]] = {
+    "random": RandomBot,
+    "ev": ExpectedValueBot,
+}

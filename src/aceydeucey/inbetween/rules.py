@@ -1,0 +1,335 @@
+"""In-Between rules as data: every option the sources describe, and the named presets.
+
+Seeds (in ``shared/seeds/``): ``000`` is the team's guide (the default preset), ``003`` the same
+guide in Portuguese, ``001`` the banker rules with their variants (Red Dog, three posts, ...),
+``002`` the card-game section (the "Sheets" rules and their variations).  ``SOURCES.md`` adds
+Bicycle's pair payout, oinc's replaced identical posts and the half-pot first-round limit.
+
+The engine reads options only; it never looks at the preset's name.  Option names:
+
+===================  =====================================================================
+``players``          seats (1 only with ``banking="house"``)
+``dealer``           the first dealer's seat, or ``"draw"`` (one card each, highest deals,
+                     ties redraw among the tied)
+``starting_chips``   each seat's chips at the start
+``ante``             chips each player antes (0 = no ante)
+``ante_each_round``  ante before every round (else only before the first round)
+``rounds``           complete rounds in the session (a dealer's game with ``banking="dealer"``)
+``dealer_games``     dealer's games in a session (``banking="dealer"``; 0 = every seat deals once)
+``bank``             the banker's opening pot (``"dealer"``) or the house's chips (``"house"``)
+``decks``            52-card decks shuffled together
+``banking``          ``shared`` pot, ``dealer`` banker's pot, or ``house`` (Red Dog, no pot)
+``deal``             ``first-around``, ``both-at-turn``, ``both-around`` (face-down hands) or
+                     ``common`` (one set of posts for everyone, Red Dog)
+``dealer_plays``     the dealer gets cards and bets last
+``reshuffle``        ``round`` (collect after every round), ``deck-out`` (deal on; shuffle the
+                     used cards when the deck runs out), ``twice-through`` (as ``deck-out``, and
+                     after the second run-out the round is finished and the game ends)
+``aces``             ``high`` always, or ``first-card`` (an ace as first post may be called
+                     low or high; later aces are high)
+``post_multiplier``  stakes lost when the third card equals a post
+``adjacent``         neighbouring posts: ``bet`` (bet or pass), ``lose`` (the ante is lost),
+                     ``redeal`` (two new posts), ``push`` (the ante comes back)
+``pairs``            equal posts: ``bet``, ``higher-lower`` (call ``higher N``/``lower N``),
+                     ``win`` (``pair_win`` chips from the pot), ``push``, ``redeal``,
+                     ``split`` (pay an ante, play two hands) or ``third-card`` (Red Dog)
+``pair_win``         chips won with a pair under ``pairs="win"``
+``pair_match_multiplier``  stakes lost when a higher/lower call meets the same rank again
+``ace_pair_multiplier``    stakes lost when an ace meets a pair of aces (0 = the usual rule)
+``ace_third_loses``  an ace as third card loses against any (non-ace) pair
+``stake_cap``        ``cover`` (the worst loss must be payable: half one's chips when posts
+                     cost double), ``chips`` (stake up to one's chips; debts allowed),
+                     ``none`` (the pot only; debts allowed)
+``min_stake``        ``one`` chip or the ``ante``
+``first_round_limit``  the most one may stake in the first round: ``pot``, ``half-pot``, ``ante``
+``ante_to_play``     each player antes at their turn; passing or adjacent posts forfeit it
+``hidden``           both cards face down; a pass folds without showing them
+``empty_pot``        ``end`` the session, ``replenish`` (everyone antes again) or
+                     ``next-dealer`` (the dealer's game ends)
+``three_posts``      three posts, two bets (seed 001's harsher version)
+``second_post_multiplier``  stakes lost on a post hit in the second gap of three posts
+``spread_pays``      Red Dog odds paid for spreads 1, 2, 3 and 4+
+``trips_pays``       Red Dog odds paid when a pair meets its rank again
+===================  =====================================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from aceydeucey.core.errors import RulesError
+from aceydeucey.core.rules import Preset, RulesBase, option
+
+__all__ = ["PRESET_NAMES", "InBetweenRules", "Rules"]
+
+_S000 = "seed 000 (guide), seed 003 (Portuguese)"
+_S001 = "seed 001 (banker rules and variants)"
+_S002 = "seed 002 (card section, 'Sheets')"
+
+PRESETS: dict[str, Preset] = {
+    "guide": Preset(
+        "guide",
+        {},
+        _S000,
+        "Shared pot, 2-8 players, 100 chips, ante 1 every round, at most 3 rounds, "
+        "stake up to the pot and half one's chips, posts cost double, aces high.",
+    ),
+    "banker": Preset(
+        "banker",
+        {
+            "banking": "dealer",
+            "ante": 0,
+            "bank": 20,
+            "rounds": 3,
+            "dealer_plays": False,
+            "empty_pot": "next-dealer",
+        },
+        _S001,
+        "The dealer's game: the dealer puts 20 chips in the pot and plays 3 rounds against "
+        "each player; posts cost double; the dealer takes what is left; everyone deals once.",
+    ),
+    "sheets": Preset(
+        "sheets",
+        {
+            "players": 4,
+            "deal": "both-at-turn",
+            "ante_each_round": False,
+            "rounds": 10,
+            "post_multiplier": 1,
+            "adjacent": "redeal",
+            "pairs": "higher-lower",
+            "pair_match_multiplier": 2,
+            "empty_pot": "replenish",
+        },
+        _S002,
+        "Ante 1 once, both cards at one's turn, equal or outside loses one stake, "
+        "consecutive posts re-dealt, pairs call higher or lower, an empty pool is refilled.",
+    ),
+    "red-dog": Preset(
+        "red-dog",
+        {
+            "players": 4,
+            "banking": "house",
+            "deal": "common",
+            "bank": 1000,
+            "rounds": 10,
+            "post_multiplier": 1,
+            "adjacent": "push",
+            "pairs": "third-card",
+            "stake_cap": "chips",
+            "dealer_plays": False,
+            "empty_pot": "end",
+        },
+        _S001 + ", SOURCES.md (Red Dog)",
+        "The casino version: the house banks, one set of posts for all, pushes on "
+        "neighbouring posts, 11 to 1 on trips, spread odds 5/4/2/1 to 1 and a raise.",
+    ),
+    "three-posts": Preset(
+        "three-posts",
+        {"three_posts": True, "second_post_multiplier": 3},
+        _S001 + " (Three posts)",
+        "Three posts, two gaps: a usual bet on the first gap, then a second bet of at least "
+        "the ante on the second gap, where a post costs three times.",
+    ),
+}
+
+#: The preset names, default first.
+PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
+
+
+@dataclass(frozen=True)
+class InBetweenRules(RulesBase):
+    """Every option of In-Between; build it with ``InBetweenRules.resolve(preset=..., ...)``."""
+
+    GAME: ClassVar[str] = "inbetween"
+    PRESETS: ClassVar[dict[str, Preset]] = PRESETS
+    DEFAULT_PRESET: ClassVar[str] = "guide"
+
+    preset: str = option("guide", choices=PRESET_NAMES, help="named rule set", source=_S000)
+    players: int = option(4, min=1, max=10, help="seats at the table", source=_S000)
+    dealer: int | Literal["draw"] = option(
+        0, min=0, help="first dealer's seat, or 'draw' (highest card deals)", source=_S001
+    )
+    starting_chips: int = option(100, min=1, help="chips each seat starts with", source=_S000)
+    ante: int = option(1, min=0, help="chips each player antes", source=_S000)
+    ante_each_round: bool = option(
+        True, help="ante before every round (else before the first only)", source=_S000
+    )
+    rounds: int = option(3, min=1, max=1000, help="complete rounds to play", source=_S000)
+    dealer_games: int = option(
+        0, min=0, help="dealer's games per session (0: every seat deals once)", source=_S001
+    )
+    bank: int = option(0, min=0, help="banker's opening pot or the house's chips", source=_S001)
+    decks: int = option(1, min=1, max=8, help="decks shuffled together", source=_S002)
+    banking: Literal["shared", "dealer", "house"] = option(
+        "shared",
+        choices=("shared", "dealer", "house"),
+        help="who the bets play against",
+        source=_S001,
+    )
+    deal: Literal["first-around", "both-at-turn", "both-around", "common"] = option(
+        "first-around",
+        choices=("first-around", "both-at-turn", "both-around", "common"),
+        help="when the posts are dealt",
+        source=_S000,
+    )
+    dealer_plays: bool = option(True, help="the dealer gets cards and bets last", source=_S000)
+    reshuffle: Literal["round", "deck-out", "twice-through"] = option(
+        "round",
+        choices=("round", "deck-out", "twice-through"),
+        help="when the used cards are shuffled back",
+        source=_S001,
+    )
+    aces: Literal["high", "first-card"] = option(
+        "high",
+        choices=("high", "first-card"),
+        help="aces always high, or a first-post ace may be called low",
+        source=_S001 + ", " + _S002,
+    )
+    post_multiplier: int = option(2, min=1, max=10, help="stakes lost on a post", source=_S000)
+    adjacent: Literal["bet", "lose", "redeal", "push"] = option(
+        "bet",
+        choices=("bet", "lose", "redeal", "push"),
+        help="neighbouring posts",
+        source=_S000,
+    )
+    pairs: Literal["bet", "higher-lower", "win", "push", "redeal", "split", "third-card"] = option(
+        "bet",
+        choices=("bet", "higher-lower", "win", "push", "redeal", "split", "third-card"),
+        help="equal posts",
+        source=_S000,
+    )
+    pair_win: int = option(2, min=1, help="chips a pair wins (pairs='win')", source="SOURCES.md")
+    pair_match_multiplier: int = option(
+        2, min=1, max=10, help="stakes lost when a pair call meets the same rank", source=_S002
+    )
+    ace_pair_multiplier: int = option(
+        0, min=0, max=10, help="stakes lost when an ace meets two aces (0: usual)", source=_S002
+    )
+    ace_third_loses: bool = option(
+        False, help="an ace as third card loses against any pair", source=_S002
+    )
+    stake_cap: Literal["cover", "chips", "none"] = option(
+        "cover",
+        choices=("cover", "chips", "none"),
+        help="personal stake limit: worst loss payable / own chips / none (debts)",
+        source=_S000,
+    )
+    min_stake: Literal["one", "ante"] = option(
+        "one", choices=("one", "ante"), help="smallest stake", source=_S001
+    )
+    first_round_limit: Literal["pot", "half-pot", "ante"] = option(
+        "pot",
+        choices=("pot", "half-pot", "ante"),
+        help="largest stake in the first round",
+        source="SOURCES.md",
+    )
+    ante_to_play: bool = option(False, help="ante at one's turn; a pass forfeits it", source=_S002)
+    hidden: bool = option(False, help="both cards face down", source=_S001)
+    empty_pot: Literal["end", "replenish", "next-dealer"] = option(
+        "end",
+        choices=("end", "replenish", "next-dealer"),
+        help="what an emptied pot does",
+        source=_S000,
+    )
+    three_posts: bool = option(False, help="three posts, two bets", source=_S001)
+    second_post_multiplier: int = option(
+        3, min=1, max=10, help="stakes lost on a post in the second gap", source=_S001
+    )
+    spread_pays: tuple[int, ...] = option(
+        (5, 4, 2, 1), help="Red Dog odds for spreads 1, 2, 3, 4+", source=_S001
+    )
+    trips_pays: int = option(11, min=1, help="Red Dog odds on trips", source=_S001)
+
+    def check(self) -> None:
+        """Reject contradictory combinations, naming both options."""
+        n = self.players
+
+        def bad(message: str) -> None:
+            raise RulesError(f"inbetween: {message}")
+
+        house = self.banking == "house"
+        if isinstance(self.dealer, int) and self.dealer >= n:
+            bad(f"option 'dealer' = {self.dealer} is not a seat with players={n}")
+        if n < 2 and not house:
+            bad(f"players={n} needs banking='house' (everyone else needs 2 or more players)")
+        if house != (self.deal == "common"):
+            bad(f"banking={self.banking!r} and deal={self.deal!r}: the house deals common posts")
+        if house and not self.ante_each_round:
+            bad("banking='house' and ante_each_round=False: every Red Dog hand starts with antes")
+        if house and self.ante < 1:
+            bad("banking='house' needs ante >= 1 (the ante is the Red Dog bet)")
+        if house and self.pairs not in ("third-card", "push"):
+            bad(f"banking='house' and pairs={self.pairs!r}: Red Dog pairs are third-card or push")
+        if house and self.adjacent not in ("push", "lose"):
+            bad(f"banking='house' and adjacent={self.adjacent!r}: use push or lose")
+        if house and self.aces != "high":
+            bad("banking='house' and aces='first-card': Red Dog aces are high")
+        if house and self.three_posts:
+            bad("banking='house' and three_posts=True cannot be combined")
+        if house and self.hidden:
+            bad("banking='house' and hidden=True cannot be combined (the posts are common)")
+        if not house and self.pairs == "third-card":
+            bad(f"pairs='third-card' needs banking='house', not {self.banking!r}")
+        if house and self.bank < 1:
+            bad("banking='house' needs bank >= 1 (the house pays from its bank)")
+        if self.banking == "dealer" and self.dealer_plays:
+            bad("banking='dealer' and dealer_plays=True: the banker gets no cards")
+        if self.banking == "dealer" and self.bank < 1:
+            bad("banking='dealer' needs bank >= 1 (the dealer's opening pot)")
+        if self.empty_pot == "next-dealer" and self.banking != "dealer":
+            bad(f"empty_pot='next-dealer' needs banking='dealer', not {self.banking!r}")
+        if self.banking == "dealer" and self.empty_pot == "replenish":
+            bad("banking='dealer' and empty_pot='replenish': the banker's pot is not refilled")
+        if self.empty_pot == "replenish" and self.ante < 1:
+            bad("empty_pot='replenish' needs ante >= 1 (everyone pays an ante into the pot)")
+        if self.banking == "shared" and self.ante < 1:
+            bad("banking='shared' needs ante >= 1 (the antes make the pot)")
+        for name, value in (("adjacent", self.adjacent), ("pairs", self.pairs)):
+            if value in ("lose", "push", "split") and self.ante < 1:
+                bad(f"{name}={value!r} needs ante >= 1 (it moves one ante)")
+        if self.ante_to_play and self.ante < 1:
+            bad("ante_to_play=True needs ante >= 1")
+        if self.ante_to_play and house:
+            bad("ante_to_play=True and banking='house' cannot be combined")
+        if self.min_stake == "ante" and self.ante < 1:
+            bad("min_stake='ante' needs ante >= 1")
+        if self.hidden and self.deal != "both-around":
+            bad(f"hidden=True needs deal='both-around' (face-down hands), not {self.deal!r}")
+        if self.deal == "both-around" and not self.hidden:
+            bad("deal='both-around' needs hidden=True (face-up hands are dealt at each turn)")
+        if self.three_posts:
+            if self.deal != "first-around":
+                bad(f"three_posts=True needs deal='first-around', not {self.deal!r}")
+            for name, value in (
+                ("pairs", self.pairs),
+                ("adjacent", self.adjacent),
+            ):
+                if value != "bet":
+                    bad(f"three_posts=True and {name}={value!r}: three posts bet every gap")
+            if self.aces != "high":
+                bad("three_posts=True and aces='first-card' cannot be combined")
+            if self.ante < 1:
+                bad("three_posts=True needs ante >= 1 (the second bet is at least the ante)")
+        if len(self.spread_pays) != 4 or any(p < 1 for p in self.spread_pays):
+            bad(f"option 'spread_pays' must be 4 positive odds, not {self.spread_pays!r}")
+        if self.reshuffle != "round" and self.hidden:
+            bad(f"reshuffle={self.reshuffle!r} and hidden=True cannot be combined")
+        if self.dealer_games and self.banking != "dealer":
+            bad(f"dealer_games={self.dealer_games} needs banking='dealer', not {self.banking!r}")
+
+    # -- derived facts ----------------------------------------------------------
+    @property
+    def allows_debt(self) -> bool:
+        """Whether a balance may go below zero (any stake cap but ``cover``)."""
+        return self.stake_cap != "cover"
+
+    @property
+    def total_dealer_games(self) -> int:
+        """Dealer's games in a session under ``banking='dealer'``."""
+        return self.dealer_games or self.players
+
+
+#: The short name the rest of the package uses.
+Rules = InBetweenRules

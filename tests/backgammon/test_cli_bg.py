@@ -1,0 +1,254 @@
+"""The terminal front end of backgammon: rules sheets, watched games, human input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from aceydeucey.backgammon.rules import VARIANTS, BackgammonRules
+from aceydeucey.cli.app import app
+from aceydeucey.core.chance import Seeded
+from aceydeucey.core.record import Record, replay
+from aceydeucey.core.registry import load_game
+
+runner = CliRunner()
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str]:
+    result = runner.invoke(app, list(args), input=stdin)
+    return result.exit_code, result.output
+
+
+# -- rules ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_rules_sheet_in_both_languages_for_every_variant(variant: str) -> None:
+    code_en, en = run("rules", "backgammon", "--variant", variant, "--lang", "en")
+    code_pt, pt = run("rules", "backgammon", "--variant", variant, "--lang", "pt")
+    assert code_en == 0 and code_pt == 0
+    assert f"Backgammon rules: variant {variant}" in en
+    assert f"Regras do gamão: variante {variant}" in pt
+    assert "Scoring" in en and "Pontuação" in pt
+
+
+def test_rules_sheet_follows_the_options() -> None:
+    # Exact bear-off replaces the higher-die rule and is listed among the changed options.
+    _, plain = run("rules", "backgammon", "--lang", "en")
+    code, changed = run(
+        "rules", "backgammon", "--lang", "en", "--option", "bearoff_rule=exact_only"
+    )
+    assert code == 0
+    assert "Only exact numbers bear off" in changed and "Only exact numbers" not in plain
+    assert "bearoff_rule = exact_only" in changed
+    _, limited = run("rules", "backgammon", "--lang", "pt", "-o", "acey_chain_limit=2")
+    assert "No máximo 2" in limited
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--option", "no_such=1"], "no_such"),
+        (["--option", "bearoff_rule=sometimes"], "bearoff_rule"),
+        (["--option", "justtext"], "key=value"),
+        (["--variant", "chess"], "chess"),
+        (["--variant", "classic", "--option", "entry_gate=six"], "entry_gate"),
+    ],
+)
+def test_bad_rules_are_refused_with_the_reason(args: list[str], message: str) -> None:
+    code, output = run("rules", "backgammon", *args)
+    assert code == 2
+    assert message in output
+
+
+# -- watched games ------------------------------------------------------------------------------
+
+
+def test_watched_game_plays_to_the_end_and_its_record_replays(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    code, output = run("play", "backgammon", "--watch", "--seed", "1", "--record", str(path))
+    assert code == 0, output
+    assert "Opening roll-off" in output and "wins" in output
+    assert str(path) in output.replace("\n", "")
+    code, verified = run("replay", str(path), "--json")
+    assert code == 0
+    summary = json.loads(verified)
+    assert summary["terminal"] is True
+    record = json.loads(path.read_text())
+    assert summary["returns"] == record["result"]["returns"]
+    # Under Acey-Deucey scoring the winner takes one point per checker the loser has left.
+    assert sorted(int(r) for r in summary["returns"])[1] > 0
+
+
+def test_watched_games_are_reproducible_by_seed(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    run(
+        "play",
+        "backgammon",
+        "--watch",
+        "--seed",
+        "4",
+        "--variant",
+        "classic",
+        "--record",
+        str(first),
+    )
+    run(
+        "play",
+        "backgammon",
+        "--watch",
+        "--seed",
+        "4",
+        "--variant",
+        "classic",
+        "--record",
+        str(second),
+    )
+    assert json.loads(first.read_text())["actions"] == json.loads(second.read_text())["actions"]
+    assert json.loads(first.read_text())["rules"]["variant"] == "classic"
+
+
+def test_watched_game_in_portuguese(tmp_path: Path) -> None:
+    code, output = run(
+        "play",
+        "backgammon",
+        "--watch",
+        "--bot",
+        "random",
+        "--seed",
+        "2",
+        "--lang",
+        "pt",
+        "--variant",
+        "classic",
+        "--record",
+        str(tmp_path / "r.json"),
+    )
+    assert code == 0
+    assert "Sorteio inicial" in output and "vence" in output and "Registro salvo" in output
+
+
+def test_default_record_path_is_under_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, output = run("play", "backgammon", "--watch", "--seed", "3", "--variant", "classic")
+    assert code == 0
+    saved = list((tmp_path / "records").glob("backgammon-*.json"))
+    assert len(saved) == 1
+    assert saved[0].name in output.replace("\n", "")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--watch", "--hot-seat"], "exclude"),
+        (["--bot", "oracle"], "oracle"),
+    ],
+)
+def test_bad_play_options_are_refused(args: list[str], message: str) -> None:
+    code, output = run("play", "backgammon", *args)
+    assert code == 2 and message in output
+
+
+# -- humans -------------------------------------------------------------------------------------
+
+
+def first_decision(seed: int) -> tuple[int, list[str]]:
+    """The seat to act and its legal plays after the seeded opening (chance only)."""
+    state = load_game("backgammon").new_initial_state()
+    chance = Seeded(seed)
+    while state.is_chance_node():
+        state = state.apply(chance.choose(state))
+    return state.current_player(), [str(a) for a in state.legal_actions()]
+
+
+def test_hot_seat_rejects_an_illegal_play_then_lists_and_accepts_a_legal_one(
+    tmp_path: Path,
+) -> None:
+    # At the first turn of Acey-Deucey nothing is on the board yet: 13/7 has no checker
+    # to move.  The player is told why and asked again, lists the plays, and enters one;
+    # end of input at the next prompt stops the game and keeps the record.
+    seat, legal = first_decision(7)
+    path = tmp_path / "hot.json"
+    code, output = run(
+        "play",
+        "backgammon",
+        "--hot-seat",
+        "--seed",
+        "7",
+        "--record",
+        str(path),
+        stdin=f"13/7\nlist\n{legal[0]}\n",
+    )
+    assert code == 0, output
+    assert "13/7: no checker on point 13" in output
+    assert "Try again" in output
+    listed = output.split(f"Legal plays ({len(legal)}):", 1)
+    assert len(listed) == 2
+    shown = listed[1].split("Game stopped")[0]
+    assert all(play in shown for play in legal)
+    assert "Game stopped before the end" in output
+    record = Record.load(path)
+    assert legal[0] in record.actions
+    state = replay(record)
+    assert not state.is_terminal()
+    assert state.current_player() in (-1, 1 - seat)  # the other player's roll or turn
+
+
+def test_a_syntax_error_is_explained(tmp_path: Path) -> None:
+    code, output = run(
+        "play",
+        "backgammon",
+        "--hot-seat",
+        "--seed",
+        "7",
+        "--record",
+        str(tmp_path / "s.json"),
+        stdin="25/20\nquit\n",
+    )
+    assert code == 0
+    assert "not on the board" in output
+
+
+def test_human_against_bot_stops_cleanly_on_end_of_input(tmp_path: Path) -> None:
+    path = tmp_path / "partial.json"
+    code, output = run("play", "backgammon", "--seed", "5", "--record", str(path), stdin="")
+    assert code == 0, output
+    assert "Game stopped" in output
+    record = Record.load(path)
+    assert record.players == ["You", "bot:greedy"]
+    assert not replay(record).is_terminal()
+
+
+def test_an_unwritable_record_path_is_a_clear_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    code, output = run(
+        "play", "backgammon", "--watch", "--seed", "1", "--record", str(blocker / "r.json")
+    )
+    assert code == 2
+    assert "cannot save the record" in output
+
+
+def test_list_options_shows_every_option_with_its_value_here() -> None:
+    code, output = run("rules", "backgammon", "--variant", "classic", "--list-options")
+    assert code == 0
+    for name in BackgammonRules.option_names():
+        assert f"{name} = " in output
+    assert "start = standard" in output and "acey_deucey = false" in output
+
+
+@pytest.mark.parametrize("variant", ["longgammon", "dutch"])
+def test_other_variants_play_to_the_end_and_replay(variant: str, tmp_path: Path) -> None:
+    path = tmp_path / f"{variant}.json"
+    code, output = run(
+        "play", "backgammon", "--watch", "--variant", variant, "--seed", "2", "--record", str(path)
+    )
+    assert code == 0, output
+    state = replay(Record.load(path))
+    assert state.is_terminal()
+    assert Record.load(path).rules["variant"] == variant

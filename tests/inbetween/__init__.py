@@ -1,0 +1,1 @@
+"""Tests of the In-Between engine, rules, odds and bots."""

@@ -1,0 +1,54 @@
+"""Rules as data: presets cite their seeds, options validate, records round-trip."""
+
+from __future__ import annotations
+
+import pytest
+
+from aceydeucey.core.registry import load_game
+from aceydeucey.inbetween.rules import PRESET_NAMES, Rules
+
+
+def test_preset_names_and_default() -> None:
+    assert PRESET_NAMES == ("guide", "banker", "sheets", "red-dog", "three-posts")
+    assert Rules.resolve().preset == "guide"
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_every_preset_cites_a_seed_and_resolves(name: str) -> None:
+    preset = Rules.PRESETS[name]
+    assert "seed 00" in preset.source and preset.summary
+    rules = Rules.resolve(preset=name)
+    assert Rules.from_dict(rules.to_dict()) == rules
+
+
+def test_required_option_names_exist() -> None:
+    names = set(Rules.option_names())
+    assert {"players", "dealer", "starting_chips", "ante", "rounds", "bank", "decks"} <= names
+
+
+def test_guide_values_are_seed_000s() -> None:
+    r = Rules.resolve()
+    assert (r.starting_chips, r.ante, r.rounds, r.post_multiplier, r.aces) == (
+        100,
+        1,
+        3,
+        2,
+        "high",
+    )
+    assert (r.stake_cap, r.banking, r.deal, r.empty_pot) == (
+        "cover",
+        "shared",
+        "first-around",
+        "end",
+    )
+
+
+def test_every_option_has_help_and_a_source() -> None:
+    for name, info in Rules.option_help().items():
+        assert info["help"], name
+        assert info["source"], name
+
+
+def test_overrides_keep_the_preset_name() -> None:
+    game = load_game("inbetween", preset="sheets", players=6, decks=2)
+    assert game.rules.describe() == "preset=sheets players=6 decks=2"
