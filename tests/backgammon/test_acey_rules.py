@@ -10,8 +10,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-import pytest
-
 from aceydeucey.backgammon.board import Position
 from aceydeucey.backgammon.game import BackgammonGame, BackgammonState
 from aceydeucey.core.game import CHANCE, TERMINAL
@@ -92,7 +90,9 @@ def test_only_one_die_playable_must_be_the_higher() -> None:
     #   1  2  3  4  5  6    7  8  9 10 11 12
     #   .  .  .  .  .  .    .  .  . O2  .  .
     # Roll 6-4: 20/14 or 20/16 alone, never both (10 is closed): the 6 must be played.
-    position = Position.build({20: 1}, {24: 2, 23: 2, 22: 2, 21: 2, 19: 2, 10: 2}, unentered=(14, 3))
+    position = Position.build(
+        {20: 1}, {24: 2, 23: 2, 22: 2, 21: 2, 19: 2, 10: 2}, unentered=(14, 3)
+    )
     assert texts(at(position, (6, 4))) == {"20/14"}
     free = game(must_play_higher_die=False)
     assert texts(at(position, (6, 4), free)) == {"20/14", "20/16"}

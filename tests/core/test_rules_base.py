@@ -36,7 +36,8 @@ def test_unknown_option_lists_accepted() -> None:
         ({"factor": True}, r"option 'factor' of toy must be int, not True"),
         ({"mode": "c"}, r"option 'mode' of toy must be 'a' \| 'b', not 'c'"),
         ({"allow_double": 1}, r"option 'allow_double' of toy must be bool, not 1"),
-        ({"seats": ["x"]}, r"option 'seats' of toy must be tuple, not \['x'\]"),
+        ({"seats": "x"}, r"option 'seats' of toy must be tuple, not 'x'"),
+        ({"seats": [1]}, r"option 'seats' of toy must be tuple, not \(1,\)"),
     ],
 )
 def test_bad_values_are_named(options: dict[str, object], message: str) -> None:
@@ -57,6 +58,12 @@ def test_dict_round_trip_and_describe() -> None:
     assert ToyRules.from_dict(data) == rules
     assert rules.describe() == "preset=big seats=['p', 'q', 'r']"
     assert ToyRules.resolve().describe() == "preset=plain"
+
+
+def test_lists_from_json_or_the_command_line_become_tuples() -> None:
+    assert ToyRules.resolve(seats=["p", "q"]).seats == ("p", "q")
+    rules = ToyRules.resolve(seats=("p", "q"))
+    assert ToyRules.resolve(**rules.to_dict()) == rules
 
 
 def test_replace_validates() -> None:

@@ -81,3 +81,26 @@ def test_dealer_games_option_sets_the_session_length() -> None:
     state = new(preset="banker", players=3, dealer_games=1, rounds=1)
     state = play(state, "2C", "3C", "4C", "pass", "5C", "pass")
     assert state.is_terminal() and state.chips == (100, 100, 100)
+
+
+class Script:
+    """A seat that plays the given decisions in order."""
+
+    def __init__(self, *decisions: str) -> None:
+        self.decisions = list(decisions)
+
+    def act(self, observation: dict[str, object]) -> str:
+        return self.decisions.pop(0)
+
+
+@pytest.mark.parametrize(
+    ("third", "chips", "pot"), [("9D", 105, 7), ("KC", 95, 17), ("JD", 90, 22)]
+)
+def test_anna_at_a_table_with_a_stacked_deck(third: str, chips: int, pot: int) -> None:
+    from aceydeucey import Stacked, Table
+
+    state = new(preset="banker", players=2, bank=12)
+    table = Table(state.game, [Script(), Script("bet 5")], chance=Stacked(["4C", "JH", third]))
+    for _ in range(4):
+        table.step()
+    assert table.state.chips[1] == chips and table.state.pot == pot  # type: ignore[attr-defined]

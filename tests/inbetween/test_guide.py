@@ -194,3 +194,37 @@ def test_observation_never_shows_the_deck(seat: int) -> None:
     obs = state.observation(seat)
     assert "deck" not in obs and "dealt" not in obs
     assert obs["seen"] == ["2C", "3C", "4C"]
+
+
+class Script:
+    """A seat that plays the given decisions in order."""
+
+    def __init__(self, *decisions: str) -> None:
+        self.decisions = list(decisions)
+
+    def act(self, observation: dict[str, object]) -> str:
+        return self.decisions.pop(0)
+
+
+def test_worked_example_at_a_table_with_a_stacked_deck() -> None:
+    # Seed 000 §07 again, run by a Table with the deck stacked: 4♣ to seat 1, fillers, Q♦,
+    # then 9♥.  The record replays to the same state.
+    from aceydeucey import Stacked, Table, replay
+
+    state = new(players=10)
+    agents = [Script() for _ in range(10)]
+    agents[1] = Script("bet 2")
+    table = Table(state.game, agents, chance=Stacked(["4C", *FILLER, "QD", "9H"]))
+    for _ in range(len(FILLER) + 4):
+        table.step()
+    after = table.state
+    assert after.chips[1] == 101 and after.pot == 8  # type: ignore[attr-defined]
+    assert table.record.actions[-2:] == ["bet 2", "9H"]
+    assert replay(table.record) == after
+
+
+def test_a_finished_players_cards_are_discarded_waiting_first_cards_stay() -> None:
+    # §05: "Discard a finished player's cards without touching first cards of players still
+    # waiting."
+    state = play(new(players=3), "5C", "6C", "7C", "KD", "pass")
+    assert state.observation(0)["first_cards"] == ["7C", None, "6C"]

@@ -212,3 +212,17 @@ def test_action_values_match_the_engines_own_outcomes(preset: str, seed: int, de
                     assert value == _engine_value(state, text), text
             checked += 1
         table.step()
+
+
+def test_action_values_after_the_deck_ran_out_match_the_engine() -> None:
+    # Three players pass through 8 rounds (48 cards) under reshuffle="deck-out"; in round 9
+    # the last four cards are dealt, so the third card comes from the shuffled-back discards.
+    state = new(players=3, reshuffle="deck-out", rounds=100)
+    cards = [r + s for r in "23456789TJQKA" for s in "CDHS"]
+    for r in range(8):
+        c = cards[6 * r : 6 * r + 6]
+        state = play(state, c[0], c[1], c[2], c[3], "pass", c[4], "pass", c[5], "pass")
+    state = play(state, *cards[48:52])
+    assert state.phase == "decide"
+    values = action_values(state.observation(state.to_act or 0))
+    assert values["bet 1"] == _engine_value(state, "bet 1")

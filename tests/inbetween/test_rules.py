@@ -52,3 +52,14 @@ def test_every_option_has_help_and_a_source() -> None:
 def test_overrides_keep_the_preset_name() -> None:
     game = load_game("inbetween", preset="sheets", players=6, decks=2)
     assert game.rules.describe() == "preset=sheets players=6 decks=2"
+
+
+def test_module_doctests() -> None:
+    import doctest
+
+    import aceydeucey.inbetween as package
+    from aceydeucey.inbetween import actions, odds
+
+    for module in (package, actions, odds):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0, module.__name__

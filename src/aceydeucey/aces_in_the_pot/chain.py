@@ -123,7 +123,7 @@ def build_chain(rules: AcesRules) -> Chain:
         k, t, o, f = _settle_all(chips, level, aces, sixes, rules.finish, lookup)
         kind[c], target[c], offset[c], fin[c] = k, t, o, f
 
-    levels = sorted({int(v) for v in level})
+    levels = [int(v) for v in np.unique(level)]
     starts = {lv: int(np.searchsorted(level, lv, side="left")) for lv in levels}
     stops = {lv: int(np.searchsorted(level, lv, side="right")) for lv in levels}
     after_six: dict[int, int] = {}
@@ -143,7 +143,8 @@ def build_chain(rules: AcesRules) -> Chain:
 def _codes(rows: IntArray, total: int) -> IntArray:
     base = np.int64(total + 1)
     weights = base ** np.arange(rows.shape[1], dtype=np.int64)
-    return (rows * weights).sum(axis=1)
+    codes: IntArray = (rows * weights).sum(axis=1)
+    return codes
 
 
 def _play_states(n: int, total: int, finish: str) -> IntArray:
@@ -158,7 +159,12 @@ def _play_states(n: int, total: int, finish: str) -> IntArray:
 
 
 def _settle_all(
-    chips: IntArray, level: IntArray, aces: int, sixes: int, finish: str, lookup: Callable[[IntArray], IntArray]
+    chips: IntArray,
+    level: IntArray,
+    aces: int,
+    sixes: int,
+    finish: str,
+    lookup: Callable[[IntArray], IntArray],
 ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
     n = chips.shape[1]
     held = chips[:, 0]
@@ -170,10 +176,7 @@ def _settle_all(
     new[:, 1] += to_left
     in_play = level - to_pot
     has = new > 0
-    if finish == "last-chip":
-        finishing = in_play == 1
-    else:
-        finishing = has.sum(axis=1) == 1
+    finishing = in_play == 1 if finish == "last-chip" else has.sum(axis=1) == 1
     rest = has[:, 1:]
     next_seat = np.where(rest.any(axis=1), rest.argmax(axis=1) + 1, 0)
     off = np.where(finishing, has.argmax(axis=1), next_seat).astype(np.int64)

@@ -320,9 +320,7 @@ class AcesInThePotState(State):
             rolled = ", ".join(
                 f"seat {s} {d}" for s, d in zip(self.rolloff, self.rolloff_dice, strict=False)
             )
-            head = f"roll-off among seats {list(self.rolloff)}" + (
-                f" ({rolled})" if rolled else ""
-            )
+            head = f"roll-off among seats {list(self.rolloff)}" + (f" ({rolled})" if rolled else "")
             head += f"; seat {self.roller} rolls one die"
         elif self.phase == "play":
             head = f"play; seat {self.roller} to roll"

@@ -73,9 +73,7 @@ def start_position(players: int, starting_chips: int, first: int) -> Position:
     return Position((starting_chips,) * players, 0, "play", first)
 
 
-def advance(
-    pos: Position, aces: int, sixes: int, *, finish: str, finish_rolls: int
-) -> Step:
+def advance(pos: Position, aces: int, sixes: int, *, finish: str, finish_rolls: int) -> Step:
     """The position after a throw showing ``aces`` ones and ``sixes`` sixes."""
     if pos.phase == "play":
         return _play(pos, aces, sixes, finish)
@@ -98,14 +96,14 @@ def _play(pos: Position, aces: int, sixes: int, finish: str) -> Step:
     chips[(r + 1) % n] += to_left
     pot = pos.pot + to_pot
     holders = [s for s in range(n) if chips[s] > 0]
-    moved = {"to_pot": to_pot, "to_left": to_left, "unpaid": unpaid, "kept": kept}
     if (finish == "last-chip" and in_play - to_pot == 1) or (
         finish == "one-holder" and len(holders) == 1
     ):
         new = Position(tuple(chips), pot, "finish", holders[0], 1)
-        return Step(new, **moved, outcome="finish-start")
+        return Step(new, to_pot, to_left, unpaid, kept, outcome="finish-start")
     nxt, skipped = _next_holder(chips, r)
-    return Step(Position(tuple(chips), pot, "play", nxt), **moved, skipped=skipped)
+    new = Position(tuple(chips), pot, "play", nxt)
+    return Step(new, to_pot, to_left, unpaid, kept, skipped=skipped)
 
 
 def _finish(pos: Position, sixes: int, finish_rolls: int) -> Step:
@@ -123,9 +121,7 @@ def _finish(pos: Position, sixes: int, finish_rolls: int) -> Step:
     if chips[h] == 0:
         new = Position(tuple(chips), pos.pot, "finish", left, 1)
         return Step(new, to_left=1, outcome="finish-pass")
-    return Step(
-        Position(tuple(chips), pos.pot, "play", left), to_left=1, outcome="back-to-play"
-    )
+    return Step(Position(tuple(chips), pos.pot, "play", left), to_left=1, outcome="back-to-play")
 
 
 def _next_holder(chips: list[int], roller: int) -> tuple[int, tuple[int, ...]]:

@@ -54,7 +54,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit  # type: ignore[import-untyped,unused-ignore]
+from numba import njit
 
 __all__ = [
     "BAR",
@@ -71,10 +71,10 @@ __all__ = [
     "N_PARAMS",
     "P_BEAROFF_EXACT",
     "P_BEAROFF_NEEDS_ENTERED",
-    "P_HIGHER_DIE",
     "P_FROZEN_HOME",
-    "P_HOLD_BACK",
+    "P_HIGHER_DIE",
     "P_HIT_NEEDS_HOME",
+    "P_HOLD_BACK",
     "SLOTS",
     "STOCK",
     "Generator",
@@ -236,7 +236,7 @@ def flip_board(board: np.ndarray[Any, np.dtype[np.int8]]) -> np.ndarray[Any, np.
 # =============================================================================
 
 
-@njit(cache=True, inline="always")  # type: ignore[misc]
+@njit(cache=True)
 def _flip_into(board: Any, out: Any) -> None:
     for i in range(24):
         out[i] = -board[23 - i]
@@ -248,7 +248,7 @@ def _flip_into(board: Any, out: Any) -> None:
     out[29] = board[28]
 
 
-@njit(cache=True, inline="always")  # type: ignore[misc]
+@njit(cache=True)
 def _can_move(stack: Any, r: int, src: int, die: int, params: Any) -> int:
     """-1 if moving one checker of row ``r`` from ``src`` by ``die`` is illegal, else its dst."""
     if src >= BAR:
@@ -299,17 +299,17 @@ def _can_move(stack: Any, r: int, src: int, die: int, params: Any) -> int:
     return 0
 
 
-@njit(cache=True, inline="always")  # type: ignore[misc]
+@njit(cache=True)
 def _has_home(stack: Any, r: int) -> bool:
     if stack[r, 28] > 0:
         return True
-    for i in range(6):
+    for i in range(6):  # noqa: SIM110 (a plain loop for Numba)
         if stack[r, i] > 0:
             return True
     return False
 
 
-@njit(cache=True, inline="always")  # type: ignore[misc]
+@njit(cache=True)
 def _do_move(stack: Any, r: int, src: int, dst: int) -> int:
     """Move one checker in place on row ``r``; 1 if it hit a blot."""
     if src == BAR:
@@ -329,7 +329,7 @@ def _do_move(stack: Any, r: int, src: int, dst: int) -> int:
     return 0
 
 
-@njit(cache=True)  # type: ignore[misc]
+@njit(cache=True)
 def _record(
     stack: Any,
     s64: Any,
@@ -379,7 +379,7 @@ def _record(
     return n + 1
 
 
-@njit(cache=True)  # type: ignore[misc]
+@njit(cache=True)
 def _search(
     stack: Any,
     s64: Any,
@@ -453,7 +453,7 @@ def _search(
     return n
 
 
-@njit(cache=True)  # type: ignore[misc]
+@njit(cache=True)
 def _generate(
     board: Any,
     dice: Any,
@@ -489,11 +489,15 @@ def _generate(
     p64 = pos.view(np.int64)
     for i in range(30):
         stack[0, i] = board[i]
-    n = _search(stack, s64, seq, nd, ordered, high_die, params, pos, p64, moves, meta, table, aux, 0)
+    n = _search(
+        stack, s64, seq, nd, ordered, high_die, params, pos, p64, moves, meta, table, aux, 0
+    )
     if n >= 0 and not doubles:
         seq[0] = dice[1]
         seq[1] = dice[0]
-        n = _search(stack, s64, seq, nd, False, high_die, params, pos, p64, moves, meta, table, aux, n)
+        n = _search(
+            stack, s64, seq, nd, False, high_die, params, pos, p64, moves, meta, table, aux, n
+        )
     if n < 0:
         table[:] = -1
         return -1, 0
@@ -515,7 +519,7 @@ def _generate(
     return k, best
 
 
-@njit(cache=True)  # type: ignore[misc]
+@njit(cache=True)
 def _generate_compact(
     board: Any,
     dice: Any,
@@ -547,12 +551,12 @@ def _generate_compact(
 # =============================================================================
 
 
-@njit(cache=True)  # type: ignore[misc]
+@njit(cache=True)
 def _roll() -> int:
-    return np.random.randint(1, 7)
+    return int(np.random.randint(1, 7))
 
 
-@njit(cache=True)  # type: ignore[misc]
+@njit(cache=True)
 def _play_roll(
     board: Any,
     dice: Any,
@@ -575,7 +579,7 @@ def _play_roll(
     return used, k
 
 
-@njit(cache=True)  # type: ignore[misc]
+@njit(cache=True)
 def _trace(trace: Any, tn: int, kind: int, seat: int, x: int, y: int, board: Any) -> int:
     """Append one event to the trace (when it has room); the new length."""
     if tn >= trace.shape[0]:
@@ -589,13 +593,13 @@ def _trace(trace: Any, tn: int, kind: int, seat: int, x: int, y: int, board: Any
     return tn + 1
 
 
-@njit(cache=True)  # type: ignore[misc]
+@njit(cache=True)
 def _score(board: Any, scoring: int) -> int:
     """Points won by the side that has just borne off its last checker (board: loser on roll)."""
     if scoring == SCORE_SINGLE:
         return 1
     if scoring == SCORE_PER_CHECKER:
-        return 15 - board[28]
+        return 15 - int(board[28])
     if board[28] > 0:
         return 1
     if board[24] > 0 or board[26] > 0:
@@ -606,7 +610,7 @@ def _score(board: Any, scoring: int) -> int:
     return 2
 
 
-@njit(cache=True)  # type: ignore[misc]
+@njit(cache=True)
 def _play_games(
     start: Any,
     mparams: Any,

@@ -339,7 +339,7 @@ class BackgammonState(State):
         elif kind == "remainder":
             return replace(same, phase="roll", extra=False, chain=0)
         other = 1 - self.mover
-        gated = not self.gates[self.mover] or (pos.bar[0] > 0 and not self._may_reenter())
+        gated = not self.gates[self.mover] or (self.position.bar[0] > 0 and not self._may_reenter())
         if not full and rules.unplayable_remainder == "to_opponent" and not gated:
             return replace(
                 same,

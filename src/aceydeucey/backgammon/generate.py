@@ -17,6 +17,7 @@ the returned list answers ``play in plays`` for its own plays at once.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,7 +25,7 @@ import numpy as np
 
 from aceydeucey.backgammon import fast, moves
 from aceydeucey.backgammon.board import Position
-from aceydeucey.backgammon.notation import Move, Play
+from aceydeucey.backgammon.notation import Move, Play, format_moves
 from aceydeucey.backgammon.rules import BackgammonRules
 
 __all__ = ["fast_params", "is_fast", "legal_plays", "to_board"]
@@ -49,7 +50,8 @@ def legal_plays(
     ordered, dice_array = hand
     if not ordered or not may_enter or (position.bar[0] and not may_reenter):
         return [Play((), position, ordered)]
-    results, paths, highs, used = _GENERATOR.plays(to_board(position), dice_array, _params(rules))
+    _PACK_INTO(_BOARD, 0, *position.points, *position.bar, *position.unentered, *position.off, 0, 0)
+    results, paths, highs, used = _GENERATOR.plays(_BOARD, dice_array, _params(rules))
     if used == 0:
         return [Play((), position, ordered)]
     return _Plays(_Batch(results, paths, highs, _unused(ordered, used)))
@@ -62,10 +64,9 @@ def is_fast(rules: BackgammonRules) -> bool:
 
 def to_board(position: Position) -> np.ndarray[Any, np.dtype[np.int8]]:
     """The fast core's board (see :mod:`~aceydeucey.backgammon.fast`) of a position."""
-    return np.array(
-        (*position.points, *position.bar, *position.unentered, *position.off, 0, 0),
-        dtype=np.int8,
-    )
+    board = np.empty(fast.SLOTS, dtype=np.int8)
+    _PACK_INTO(board, 0, *position.points, *position.bar, *position.unentered, *position.off, 0, 0)
+    return board
 
 
 def fast_params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
@@ -115,7 +116,7 @@ class _FastPlay(Play):
         slots["_batch"] = batch
         slots["_index"] = index
 
-    @property  # type: ignore[misc]
+    @property
     def result(self) -> Position:
         cached: Position | None = self.__dict__.get("_result")
         if cached is None:
@@ -126,20 +127,28 @@ class _FastPlay(Play):
             self.__dict__["_result"] = cached
         return cached
 
-    @property  # type: ignore[misc]
+    @property
     def moves(self) -> tuple[Move, ...]:
         cached: tuple[Move, ...] | None = self.__dict__.get("_moves")
         if cached is None:
             path = self._batch.paths[self._index].tolist()
             cached = tuple(
-                Move(path[k], path[k + 1], path[k + 2] == 1)
-                for k in range(0, 12, 3)
-                if path[k] != 0
+                _MOVES[path[k]][path[k + 1]][path[k + 2]] for k in range(0, 12, 3) if path[k]
             )
             self.__dict__["_moves"] = cached
         return cached
 
-    @property  # type: ignore[misc]
+    def __str__(self) -> str:
+        key = self._batch.paths[self._index].tobytes()
+        text = _TEXTS.get(key)
+        if text is None:
+            text = format_moves(self.moves)
+            if len(_TEXTS) >= 100_000:
+                _TEXTS.clear()
+            _TEXTS[key] = text
+        return text
+
+    @property
     def unused(self) -> tuple[int, ...]:
         batch = self._batch
         return batch.unused[0] if batch.highs[self._index] else batch.unused[1]
@@ -179,8 +188,15 @@ class _Plays(list[Play]):
 # -- caches and helpers -------------------------------------------------------------
 
 _GENERATOR = fast.Generator()
+_PACK_INTO = struct.Struct(f"{fast.SLOTS}b").pack_into
+#: the board handed to the kernel (which copies it before moving anything)
+_BOARD = np.zeros(fast.SLOTS, dtype=np.int8)
 _PARAMS: dict[int, tuple[BackgammonRules, np.ndarray[Any, np.dtype[np.int64]]]] = {}
 _HANDS: dict[tuple[int, ...], tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]] = {}
+#: every Move value, shared (they are immutable): _MOVES[src][dst][hit]
+_MOVES = [[[Move(src, dst, False), Move(src, dst, True)] for dst in range(25)] for src in range(27)]
+#: canonical text of a kernel move sequence (its bytes), memoised
+_TEXTS: dict[bytes, str] = {}
 
 
 def _params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from aceydeucey.backgammon.board import BAR, OFF, STOCK, Position
-from aceydeucey.backgammon.notation import Move, Play, format_moves, point_text
+from aceydeucey.backgammon.notation import Move, Play, format_moves
 from aceydeucey.backgammon.rules import BackgammonRules
 from aceydeucey.core.errors import IllegalActionError
 
@@ -60,17 +60,24 @@ def legal_plays(
     if not dice or not may_enter or (position.bar[0] and not may_reenter):
         return [empty]
     found: dict[Position, tuple[tuple[Move, ...], tuple[int, ...]]] = {}
-    seen: set[tuple[Position, tuple[int, ...]]] = set()
+    seen: set[tuple[Position, tuple[int, ...], int]] = set()
+    # Doubles: the four moves commute, so only orders that never raise the source's rank
+    # are tried (bar, then stock, then points downwards); hit_gate breaks commutation.
+    ordered = len(set(dice)) == 1 and rules.hit_gate == "none"
 
     def better(used: tuple[int, ...], old: tuple[int, ...]) -> bool:
         return len(used) > len(old) or (len(used) == len(old) and used > old)
 
     def search(
-        pos: Position, left: tuple[int, ...], moves: tuple[Move, ...], used: tuple[int, ...]
+        pos: Position,
+        left: tuple[int, ...],
+        moves: tuple[Move, ...],
+        used: tuple[int, ...],
+        ceiling: int,
     ) -> None:
-        if (pos, left) in seen:
+        if (pos, left, ceiling) in seen:
             return
-        seen.add((pos, left))
+        seen.add((pos, left, ceiling))
         if moves:
             old = found.get(pos)
             if old is None or better(used, old[1]):
@@ -80,9 +87,12 @@ def legal_plays(
                 continue
             rest = left[:k] + left[k + 1 :]
             for move, nxt in single_moves(pos, die, rules):
-                search(nxt, rest, (*moves, move), (*used, die))
+                rank = _RANK.get(move.src, move.src)
+                if ordered and rank > ceiling:
+                    continue
+                search(nxt, rest, (*moves, move), (*used, die), rank if ordered else ceiling)
 
-    search(position, dice, (), ())
+    search(position, dice, (), (), max(_RANK.values()))
     if not found:
         return [empty]
     entries = list(found.items())
@@ -211,6 +221,9 @@ def explain_steps(
 
 # -- helpers ---------------------------------------------------------------------
 
+#: Order of sources within a double: the bar first, then the stock, then points 24..1.
+_RANK = {BAR: 27, STOCK: 26}
+
 
 def _minus(dice: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, ...]:
     left = list(dice)
@@ -267,10 +280,7 @@ def _walk(position: Position, steps: Sequence[Move]) -> Position:
     """Apply written steps literally, tolerating anything (for matching only)."""
     pos = position
     for step in steps:
-        try:
-            pos = apply_move(pos, step)
-        except IndexError:  # pragma: no cover - defensive
-            return pos
+        pos = apply_move(pos, step)
     return pos
 
 
@@ -280,11 +290,4 @@ def _own_layout(position: Position) -> tuple[object, ...]:
         position.bar[0],
         position.unentered[0],
         position.off[0],
-    )
-
-
-def describe_point(index: int) -> str:
-    """Human name of a move location (``point 7``, ``the bar``...)."""
-    return {BAR: "the bar", STOCK: "off the board", OFF: "off"}.get(
-        index, f"point {point_text(index)}"
     )

@@ -84,7 +84,8 @@ class Play:
 
     moves: tuple[Move, ...]
     result: Position
-    #: dice of the hand left unplayed (informative; not part of equality)
+    #: dice of the hand left unplayed (not part of equality); the game reads it to tell a
+    #: fully played roll, so every generator must fill it
     unused: tuple[int, ...] = field(default=())
 
     def __eq__(self, other: object) -> bool:

@@ -8,7 +8,8 @@ Sources (codes from the project's SOURCES.md, detailed in ``docs/backgammon.md``
 BKGM (Backgammon Galore, "American Acey-Deucey", the baseline), GALT and LEE
 (rec.games.backgammon posts), WIKI (Wikipedia "Acey-deucey", current and ~2008),
 ITAVLI (its "European" version), ZOO, VC11, bgammon (tslocum/bgammon, read from
-its behaviour), BKGM-DUTCH (Backgammon Galore, "Dutch Backgammon").
+its behaviour), DUTCH (play65.com "Dutch Backgammon" and onlinecasinoreviews1.com
+"Variations in backgammon").
 """
 
 from __future__ import annotations
@@ -51,7 +52,6 @@ _DUTCH: dict[str, Any] = {
     "acey_deucey": False,
     "must_enter_all_before": "moving_any_entered",
     "hit_gate": "after_home_board",
-    "opening": "use_opening_dice",
     "scoring": "gammons",
 }
 
@@ -80,7 +80,8 @@ VARIANTS: Mapping[str, Preset] = MappingProxyType(
         "dutch": Preset(
             "dutch",
             _DUTCH,
-            "BKGM-DUTCH (Backgammon Galore, Dutch Backgammon); seed 002 names it",
+            "DUTCH (play65.com and onlinecasinoreviews1.com 'Variations in backgammon'); "
+            "seed 002 names it",
             "All 15 start off the board and must all be entered before any moves; "
             "no hitting until a checker has reached the home board.",
         ),
@@ -136,7 +137,7 @@ class BackgammonRules(RulesBase):
         help="what unentered checkers forbid: nothing, moving past the opponent's "
         "12-point, or moving any entered checker",
         source="BKGM, WIKI, VC11 (nothing); GALT (passing_opp_12pt); "
-        "WIKI-2008 (moving_any_entered)",
+        "WIKI-2008, DUTCH (moving_any_entered)",
     )
     bearoff_requires_all_entered: bool = option(
         True,
@@ -181,7 +182,7 @@ class BackgammonRules(RulesBase):
         False,
         help="rolled doubles, fully played, are followed by their complement "
         "(the doubles summing to 7 with them)",
-        source="ITAVLI European version",
+        source="ITAVLI European version; Russian backgammon in onlinecasinoreviews1.com",
     )
     unplayable_remainder: Literal["forfeit", "to_opponent"] = option(
         "forfeit",
@@ -215,7 +216,7 @@ class BackgammonRules(RulesBase):
         "none",
         choices=("none", "after_home_board"),
         help="a player may hit only once a checker of theirs has reached the home board",
-        source="BKGM-DUTCH (after_home_board)",
+        source="DUTCH (after_home_board)",
     )
     scoring: Literal["per_checker", "single", "gammons"] = option(
         "per_checker",

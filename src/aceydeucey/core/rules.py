@@ -117,6 +117,10 @@ class RulesBase:
                 f"accepted: {', '.join(accepted)}"
             )
         values = {**cls.PRESETS[name].options, **options, cls.PRESET_KEY: name}
+        hints = typing.get_type_hints(cls)
+        for key, value in values.items():
+            if isinstance(value, list) and typing.get_origin(hints.get(key)) is tuple:
+                values[key] = tuple(value)  # JSON and CLI give lists for tuple options
         return cls(**values)
 
     def __post_init__(self) -> None:
@@ -172,12 +176,7 @@ class RulesBase:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         """Inverse of :meth:`to_dict` (validated like ``resolve``)."""
-        hints = typing.get_type_hints(cls)
-        values = dict(data)
-        for name, value in values.items():
-            if isinstance(value, list) and typing.get_origin(hints.get(name)) is tuple:
-                values[name] = tuple(value)
-        return cls.resolve(**values)
+        return cls.resolve(**dict(data))
 
     def replace(self, **changes: Any) -> Self:
         """A copy with some options changed (validated)."""

@@ -18,9 +18,10 @@ and gets a third card only after a bet.  Antes are paid automatically when a rou
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections import Counter
 from collections.abc import Sequence
-import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -28,6 +29,7 @@ from typing import Any, ClassVar
 from aceydeucey.cards import Card, deck
 from aceydeucey.core.errors import ActionSyntaxError
 from aceydeucey.core.game import CHANCE, TERMINAL, Action, Game, State
+from aceydeucey.inbetween.actions import Decision
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.settle import (
     Call,
@@ -38,59 +40,11 @@ from aceydeucey.inbetween.settle import (
     stake_limits,
     worst_loss,
 )
+from aceydeucey.inbetween.view import event_dict, observe, render
 
 __all__ = ["Decision", "InBetweenGame", "InBetweenState"]
 
-_WORDS_WITH_AMOUNT = ("bet", "higher", "lower", "raise")
-_WORDS_ALONE = ("pass", "stay", "split", "ace low", "ace high")
-_CHANCE_PHASES = ("draw", "deal-first", "deal-hand", "deal-post", "third", "common", "house-third")
-_PUBLIC_PHASE = {
-    "draw": "draw",
-    "deal-first": "deal",
-    "deal-hand": "deal",
-    "deal-post": "deal",
-    "common": "deal",
-    "ace": "ace",
-    "decide": "decide",
-    "raise": "decide",
-    "third": "third",
-    "house-third": "third",
-    "over": "over",
-}
-
-
-@dataclass(frozen=True, order=True)
-class Decision:
-    """A player's decision: ``word`` (``pass``, ``bet``, ...) and its ``amount`` if any."""
-
-    word: str
-    amount: int | None = None
-
-    @classmethod
-    def from_text(cls, text: str) -> Decision:
-        """Parse ``pass``, ``bet 5``, ``higher 2``, ``raise 1``, ``ace low``, ``split``, ..."""
-        words = text.strip().lower().split()
-        joined = " ".join(words)
-        if joined in _WORDS_ALONE:
-            return cls(joined)
-        if len(words) == 2 and words[0] in _WORDS_WITH_AMOUNT:
-            if not words[1].isdigit():
-                raise ActionSyntaxError(
-                    f"{text!r}: the amount of {words[0]!r} must be a whole number of chips"
-                )
-            return cls(words[0], int(words[1]))
-        if len(words) == 1 and words[0] in _WORDS_WITH_AMOUNT:
-            raise ActionSyntaxError(f"{text!r}: say how many chips, e.g. '{words[0]} 2'")
-        raise ActionSyntaxError(
-            f"{text!r} is not an In-Between action; write a card (4C), pass, bet N, "
-            "higher N, lower N, split, ace low, ace high, stay or raise N"
-        )
-
-    def __str__(self) -> str:
-        return self.word if self.amount is None else f"{self.word} {self.amount}"
-
-    def __repr__(self) -> str:
-        return f"Decision.from_text({str(self)!r})"
+CHANCE_PHASES = ("draw", "deal-first", "deal-hand", "deal-post", "third", "common", "house-third")
 
 
 class InBetweenGame(Game):
@@ -149,6 +103,7 @@ class InBetweenState(State):
     hands: tuple[tuple[Card, ...], ...] = ()
     posts: tuple[Card, ...] = ()
     revealed: bool = True
+    shown: tuple[int, ...] = ()
     ace_low: bool | None = None
     gap: int = 1
     call: str = "between"
@@ -171,7 +126,7 @@ class InBetweenState(State):
     def current_player(self) -> int:
         if self.phase == "over":
             return TERMINAL
-        if self.phase in _CHANCE_PHASES:
+        if self.phase in CHANCE_PHASES:
             return CHANCE
         return self.to_act if self.to_act is not None else TERMINAL
 
@@ -187,11 +142,15 @@ class InBetweenState(State):
         return self.order[self.turn]
 
     def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
-        if self.phase not in _CHANCE_PHASES:
+        if self.phase not in CHANCE_PHASES:
             return []
+        return list(self._outcomes)
+
+    @functools.cached_property
+    def _outcomes(self) -> tuple[tuple[Card, Fraction], ...]:
         left = self._stock()
-        total = sum(left.values())
-        return [(card, Fraction(left[card], total)) for card in sorted(left)]
+        total = sum(copies for _, copies in left)
+        return tuple((card, Fraction(copies, total)) for card, copies in left)
 
     def player_actions(self) -> Sequence[Action]:
         if self.phase == "ace":
@@ -240,11 +199,11 @@ class InBetweenState(State):
             seat = self.order[self.turn]
             top = min(self.rules.ante, max(self.chips[seat], 0))
             return f"{action}: a raise is 1 to {top} (up to the ante, within your chips)"
-        if isinstance(action, Card) and self.phase in _CHANCE_PHASES:
+        if isinstance(action, Card) and self.phase in CHANCE_PHASES:
             return f"{action}: no copy of that card is left in the deck"
-        if self.phase in _CHANCE_PHASES and isinstance(action, Decision):
+        if self.phase in CHANCE_PHASES and isinstance(action, Decision):
             return f"{action}: it is chance's turn to deal a card"
-        if self.phase not in _CHANCE_PHASES and isinstance(action, Card):
+        if self.phase not in CHANCE_PHASES and isinstance(action, Card):
             return f"{action}: a card cannot be dealt now; seat {self.to_act} must decide"
         return super().explain_illegal(action)
 
@@ -259,9 +218,9 @@ class InBetweenState(State):
         """The last transition as a dict; what followed automatically is under ``"after"``."""
         if not self.event:
             return None
-        out = _event_dict(self.event)
+        out = event_dict(self.event)
         if self.after:
-            out["after"] = [_event_dict(e) for e in self.after]
+            out["after"] = [event_dict(e) for e in self.after]
         return out
 
     def returns(self) -> tuple[Fraction, ...]:
@@ -286,102 +245,16 @@ class InBetweenState(State):
 
     # -- observation ----------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
-        rules = self.rules
-        house = rules.banking == "house"
-        actor = self.to_act
-        show_posts = self.revealed or actor == seat
-        posts = [str(c) for c in self.posts] if show_posts else []
-        if house and self.phase in ("raise", "house-third", "common"):
-            posts = [str(c) for c in self.posts]
-        own: list[str] = []
-        hidden: list[str] = []
-        if rules.hidden and self.hands and self.hands[seat]:
-            own = [str(c) for c in self.hands[seat]]
-            if not (actor == seat and self.revealed):
-                hidden = list(own)
-        elif self.first and self.first[seat] is not None:
-            own = [str(self.first[seat])]
-        if actor == seat and not rules.hidden and self.phase not in ("over",):
-            own = [str(c) for c in self.posts] or own
-        first_cards = [str(c) if c is not None else None for c in self.first] or [None] * len(
-            self.chips
-        )
-        limits = None
-        if self.phase == "decide":
-            spans = [s for s in (self._limits(c) for c in self._calls()) if s is not None]
-            if spans:
-                limits = (min(s[0] for s in spans), max(s[1] for s in spans))
-        elif self.phase == "raise":
-            limits = (1, min(rules.ante, max(self.chips[self.order[self.turn]], 0)))
-            if limits[1] < 1:
-                limits = None
-        obs: dict[str, Any] = {
-            "game": "inbetween",
-            "seat": seat,
-            "current_player": self.current_player(),
-            "phase": _PUBLIC_PHASE[self.phase],
-            "step": self.phase,
-            "round": self.round,
-            "dealer_round": self.dealer_round,
-            "dealer_game": self.dealer_game + 1,
-            "dealer": None if house else self.dealer,
-            "pot": self.pot,
-            "chips": list(self.chips),
-            "bank": self.bank if house else None,
-            "bets": list(self.bets) if house else None,
-            "to_act": actor,
-            "posts": posts,
-            "gap": self.gap if rules.three_posts else None,
-            "hand": own,
-            "hidden_hand": hidden,
-            "first_cards": first_cards,
-            "seen": [str(c) for c in self.seen],
-            "decks": rules.decks,
-            "ace_low": self.ace_low,
-            "min_stake": limits[0] if limits else None,
-            "max_stake": limits[1] if limits else None,
-            "legal_actions": (
-                [str(a) for a in self.player_actions()] if self.current_player() == seat else []
-            ),
-            "last_event": self.last_event(),
-            "rules": rules.to_dict(),
-        }
-        if self.phase == "over":
-            obs["winners"] = list(self.winners())
-            obs["returns"] = [str(r) for r in self.returns()]
-            obs["ended"] = self.ended
-        return obs
+        """What ``seat`` may see, JSON-ready (the keys are listed in ``view.observe``)."""
+        return observe(self, seat)
 
     def __str__(self) -> str:
-        rules = self.rules
-        lines = [
-            f"In-Between ({rules.describe()}), round {self.round}, "
-            + (f"dealer seat {self.dealer}" if rules.banking != "house" else "house deals"),
-            f"pot {self.pot}"
-            + (f", bank {self.bank}" if rules.banking == "house" else "")
-            + ", chips "
-            + " ".join(f"{i}:{c}" for i, c in enumerate(self.chips)),
-        ]
-        if self.posts:
-            shown = " ".join(c.symbol() for c in self.posts) if self.revealed else "(face down)"
-            lines.append(f"posts {shown}" + (" (ace low)" if self.ace_low else ""))
-        if self.phase == "over":
-            lines.append(f"over: {self.ended}; winners {list(self.winners())}")
-        else:
-            lines.append(f"{self.phase}; to act: {self.current_player()}")
-        return "\n".join(lines)
+        return render(self)
 
     # -- deck -----------------------------------------------------------------------------
-    def _stock(self) -> Counter[Card]:
-        """The cards still in the deck (the discards when it has run out)."""
-        left = Counter(deck(self.rules.decks))
-        left.subtract(self.dealt)
-        left = +left
-        if not left:
-            left = Counter(deck(self.rules.decks))
-            left.subtract(self._on_table())
-            left = +left
-        return left
+    def _stock(self) -> list[tuple[Card, int]]:
+        """The cards still in the deck with their copies (the discards once it has run out)."""
+        return _left(self.rules.decks, self.dealt) or _left(self.rules.decks, self._on_table())
 
     def _on_table(self) -> list[Card]:
         """Cards that stay out when the used cards are shuffled back mid-round."""
@@ -400,10 +273,8 @@ class InBetweenState(State):
 
     def _take(self, card: Card, *, face_up: bool = True) -> InBetweenState:
         """Record that ``card`` left the deck (reshuffling the discards if it had run out)."""
-        base = Counter(deck(self.rules.decks))
-        base.subtract(self.dealt)
         state = self
-        if not +base:
+        if not _left(self.rules.decks, self.dealt):
             table = self._on_table()
             outs = self.deck_outs + 1
             state = replace(
@@ -574,6 +445,7 @@ class InBetweenState(State):
             gap=1,
             split_rest=(),
             split_done=False,
+            shown=(),
             event=_event("round", round=self.round + 1, dealer=self.dealer, pot=pot),
         )
         phase = {
@@ -750,6 +622,7 @@ class InBetweenState(State):
             stake=d.amount or 0,
             revealed=True,
             seen=self.seen if self.revealed else self.seen + self.posts,
+            shown=self.shown if self.revealed else (*self.shown, seat),
             event=_event("bet", seat=seat, call=call, stake=d.amount),
         )
 
@@ -794,7 +667,9 @@ class InBetweenState(State):
         if self.split_rest:
             rest = self.split_rest
             return replace(self, split_rest=())._begin_hand(rest)
-        return replace(self, turn=self.turn + 1, posts=())._begin_turn()
+        seat = self.order[self.turn]
+        first = _put(self.first, seat, None)  # a finished player's cards are discarded
+        return replace(self, turn=self.turn + 1, posts=(), first=first)._begin_turn()
 
     # -- Red Dog --------------------------------------------------------------------------
     def _house_posts(self) -> InBetweenState:
@@ -880,6 +755,18 @@ def replace(state: InBetweenState, **changes: Any) -> InBetweenState:
     return dataclasses.replace(state, **changes)
 
 
+@functools.lru_cache(maxsize=16)
+def _full_deck(decks: int) -> tuple[tuple[Card, int], ...]:
+    """Each distinct card of ``decks`` decks with its copies, sorted."""
+    return tuple(sorted(Counter(deck(decks)).items()))
+
+
+def _left(decks: int, out: Sequence[Card]) -> list[tuple[Card, int]]:
+    """The cards of ``decks`` decks not in ``out``, with their copies left."""
+    used = Counter(out)
+    return [(card, k - used[card]) for card, k in _full_deck(decks) if k > used[card]]
+
+
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
@@ -890,8 +777,3 @@ def _event(kind: str, **fields: Any) -> Event:
         ("kind", kind),
         *((k, tuple(v) if isinstance(v, list) else v) for k, v in fields.items()),
     )
-
-
-def _event_dict(event: Event) -> dict[str, Any]:
-    """The JSON-ready form of an event (tuples become lists)."""
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in event}

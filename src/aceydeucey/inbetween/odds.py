@@ -15,6 +15,7 @@ Fraction(0, 1)
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -144,7 +145,8 @@ def action_values(observation: Mapping[str, Any]) -> dict[str, Fraction]:
     """The exact expected chips of each legal action, from an observation alone.
 
     The unseen cards are every card less ``seen`` and the seat's own face-down
-    cards (``hidden_hand``).  A stake's
+    cards (``hidden_hand``); when none are left, the used cards less those on the table
+    (the engine's reshuffle).  A stake's
     value is the stake times the expected multiple; a pass is worth 0 (minus the forfeited
     ante under ``ante_to_play``).  An ace call and a split are valued by enumerating the
     next post and playing the best bet on it; a split counts its second hand as drawn from
@@ -153,12 +155,20 @@ def action_values(observation: Mapping[str, Any]) -> dict[str, Fraction]:
     legal: list[str] = list(observation["legal_actions"])
     if not legal:
         return {}
-    rules = Rules.from_dict(observation["rules"])
+    rules = _rules(observation["rules"])
     seat = int(observation["seat"])
     seen = [Card.from_text(c) for c in observation["seen"]]
     hidden_own = [Card.from_text(c) for c in observation.get("hidden_hand", [])]
-    left = unseen_ranks(int(observation["decks"]), [*seen, *hidden_own])
+    decks = int(observation["decks"])
+    left = unseen_ranks(decks, [*seen, *hidden_own])
     posts_cards = [Card.from_text(c) for c in observation["posts"]]
+    if not any(left.values()):  # the deck ran out: the used cards are shuffled back
+        actor = observation.get("to_act")
+        waiting = [
+            Card.from_text(c) for i, c in enumerate(observation["first_cards"]) if c and i != actor
+        ]
+        table = [*posts_cards, *waiting, *hidden_own]
+        left = unseen_ranks(decks, table)
     ace_low = bool(observation.get("ace_low"))
     gap = int(observation.get("gap") or 1)
     ranks = [c.rank for c in posts_cards]
@@ -198,6 +208,7 @@ def action_values(observation: Mapping[str, Any]) -> dict[str, Fraction]:
         return value
 
     values: dict[str, Fraction] = {}
+    per_chip: dict[str, Fraction] = {}
     for text in legal:
         word, _, amount = text.partition(" ")
         if text in ("pass", "stay"):
@@ -212,14 +223,12 @@ def action_values(observation: Mapping[str, Any]) -> dict[str, Fraction]:
                 values[text] = next_post_value(first)
         elif text == "split":
             values[text] = -rules.ante + 2 * next_post_value(ranks[0])
-        elif word in ("bet", "higher", "lower"):
-            call: Call = "between" if word == "bet" else word  # type: ignore[assignment]
-            posts = (ranks[gap - 1], ranks[gap])
-            m = expected_multiplier(rules, posts, call, left, second_gap=gap == 2)
-            values[text] = int(amount) * m
-        elif word == "raise":
-            posts = (ranks[0], ranks[1])
-            values[text] = int(amount) * expected_multiplier(rules, posts, "between", left)
+        elif word in ("bet", "higher", "lower", "raise"):
+            call: Call = "between" if word in ("bet", "raise") else word  # type: ignore[assignment]
+            if call not in per_chip:
+                posts = (ranks[gap - 1], ranks[gap])
+                per_chip[call] = expected_multiplier(rules, posts, call, left, second_gap=gap == 2)
+            values[text] = int(amount) * per_chip[call]
         else:
             raise ValueError(f"cannot value action {text!r}")
     return values
@@ -229,3 +238,14 @@ def trips_chance(pair: int, left: Mapping[int, int]) -> Fraction:
     """Red Dog: the chance that a third card matches ``pair``."""
     total = sum(left.values())
     return Fraction(left.get(pair, 0), total)
+
+
+def _rules(data: Mapping[str, Any]) -> Rules:
+    """The rules of an observation (cached: bots read the same dict many times)."""
+    key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in data.items()))
+    return _rules_from_key(key)
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_from_key(key: tuple[tuple[str, Any], ...]) -> Rules:
+    return Rules.from_dict(dict(key))

@@ -129,7 +129,9 @@ def simulate(
     seconds = time.perf_counter() - start
     if (out[:, WINNER] < 0).any():
         bad = int((out[:, WINNER] < 0).sum())
-        raise RuntimeError(f"{bad} of {games} games did not finish within {max_decisions} decisions")
+        raise RuntimeError(
+            f"{bad} of {games} games did not finish within {max_decisions} decisions"
+        )
     winner = out[:, WINNER]
     pts = out[:, POINTS]
     decisions = out[:, DECISIONS]

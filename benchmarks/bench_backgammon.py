@@ -1,0 +1,236 @@
+"""Backgammon speed: the contract API, the batch simulator and legal-play generation.
+
+Run: ``python benchmarks/bench_backgammon.py`` (about a minute and a half).
+
+* Random self-play, games per second.  One Python loop drives both engines:
+  uniform choice among ``legal_actions()``, chance sampled from
+  ``chance_outcomes()`` with one ``random.Random`` (probabilities converted to
+  floats; a conversion is reused while the engine hands back the same outcome
+  list object).  The peer is OpenSpiel's C++ backgammon (``pyspiel``).  Its
+  doubles are two decision nodes and its actions encode two checker moves, so
+  games are counted, not decisions.  The batch simulator plays whole games
+  inside the Numba kernel.
+* Legal-play generation, positions per second, on a fixed sample of
+  (position, dice) pairs from seeded random games: the readable reference
+  (``moves.legal_plays``), the game's generator on the fast core
+  (``generate.legal_plays``, with its Play objects) and the bare kernel.
+  OpenSpiel's ``legal_actions()`` is timed on decision nodes of its own random
+  classic games (it cannot be set to our positions), the same distribution of
+  positions but not the same sample.
+
+Numba compilation is excluded (everything is warmed up first).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import aceydeucey
+from aceydeucey.backgammon import generate, moves
+from aceydeucey.backgammon.game import BackgammonState
+from aceydeucey.sim.backgammon import simulate
+
+SECONDS = 6.0  # time box of each game loop
+
+
+# -- one driver for both engines ---------------------------------------------------------
+
+_CUMULATIVE: dict[int, tuple[Any, list[tuple[float, Any]]]] = {}
+
+
+def cumulative(outcomes: Sequence[tuple[Any, Any]]) -> list[tuple[float, Any]]:
+    """Running float totals of chance outcomes (reused for the same list object)."""
+    entry = _CUMULATIVE.get(id(outcomes))
+    if entry is not None and entry[0] is outcomes:
+        return entry[1]
+    acc = 0.0
+    table = []
+    for action, p in outcomes:
+        acc += float(p)
+        table.append((acc, action))
+    if len(_CUMULATIVE) > 8:
+        _CUMULATIVE.clear()
+    _CUMULATIVE[id(outcomes)] = (outcomes, table)
+    return table
+
+
+def random_game(state: Any, step: Callable[[Any, Any], Any], rng: random.Random) -> int:
+    """Play one game at random; returns the number of decisions."""
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            r = rng.random()
+            table = cumulative(state.chance_outcomes())
+            action = table[-1][1]
+            for acc, candidate in table:
+                if r < acc:
+                    action = candidate
+                    break
+        else:
+            action = rng.choice(state.legal_actions())
+            decisions += 1
+        state = step(state, action)
+    return decisions
+
+
+def time_games(
+    new_state: Callable[[], Any], step: Callable[[Any, Any], Any], seed: int
+) -> tuple[float, float, int]:
+    """(games/s, mean decisions, games) over a time box."""
+    rng = random.Random(seed)
+    random_game(new_state(), step, rng)  # warm up
+    games = decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < SECONDS or games < 10:
+        decisions += random_game(new_state(), step, rng)
+        games += 1
+    elapsed = time.perf_counter() - start
+    return games / elapsed, decisions / games, games
+
+
+def contract_step(state: Any, action: Any) -> Any:
+    return state.apply(action)
+
+
+def openspiel_step(state: Any, action: Any) -> Any:
+    state.apply_action(action)
+    return state
+
+
+# -- legal-play generation -----------------------------------------------------------------
+
+
+def sample_nodes(variant: str, count: int, seed: int) -> list[BackgammonState]:
+    """Play nodes of seeded random games (the fixed sample)."""
+    game = aceydeucey.load_game("backgammon", variant=variant)
+    rng = random.Random(seed)
+    chance = aceydeucey.Seeded(seed)
+    nodes: list[BackgammonState] = []
+    while len(nodes) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(nodes) < count:
+            if state.is_chance_node():
+                state = state.apply(chance.choose(state))
+                continue
+            if isinstance(state, BackgammonState) and state.phase == "play":
+                nodes.append(state)
+            state = state.apply(rng.choice(list(state.legal_actions())))
+    return nodes
+
+
+def time_generation(nodes: list[BackgammonState]) -> dict[str, float]:
+    """Positions per second of each generator over the sample."""
+    args = [(n.position, n.dice, n.game.rules, n.gates[n.mover], n._may_reenter()) for n in nodes]
+    rates: dict[str, float] = {}
+    start = time.perf_counter()
+    for pos, dice, rules, enter, reenter in args:
+        moves.legal_plays(pos, dice, rules, may_enter=enter, may_reenter=reenter)
+    rates["reference"] = len(args) / (time.perf_counter() - start)
+    for _ in range(2):  # warm up, then time
+        start = time.perf_counter()
+        for pos, dice, rules, enter, reenter in args:
+            generate.legal_plays(pos, dice, rules, may_enter=enter, may_reenter=reenter)
+        rates["fast"] = len(args) / (time.perf_counter() - start)
+    kernel_args = [
+        (generate.to_board(pos), generate._hand(dice)[1], generate.fast_params(rules))
+        for pos, dice, rules, _, _ in args
+    ]
+    gen = generate._GENERATOR
+    for _ in range(2):
+        start = time.perf_counter()
+        for board, dice_array, params in kernel_args:
+            gen.plays(board, dice_array, params)
+        rates["kernel"] = len(args) / (time.perf_counter() - start)
+    return rates
+
+
+def time_openspiel_generation(count: int, seed: int) -> float:
+    import pyspiel
+
+    game = pyspiel.load_game("backgammon")
+    rng = random.Random(seed)
+    states: list[Any] = []
+    while len(states) < count:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(states) < count:
+            if state.is_chance_node():
+                table = cumulative(state.chance_outcomes())
+                r = rng.random()
+                action = next((a for acc, a in table if r < acc), table[-1][1])
+            else:
+                states.append(state.clone())
+                action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+    start = time.perf_counter()
+    for state in states:
+        state.legal_actions()
+    return len(states) / (time.perf_counter() - start)
+
+
+# -- report ---------------------------------------------------------------------------------
+
+
+def main() -> None:
+    try:
+        import pyspiel
+    except ImportError:  # pragma: no cover - optional peer
+        pyspiel = None
+
+    classic = aceydeucey.load_game("backgammon", variant="classic")
+    acey = aceydeucey.load_game("backgammon", variant="acey-deucey")
+    simulate("classic", games=2, seed=0)  # compile / load the kernels
+    simulate("acey-deucey", games=2, seed=0)
+
+    peer = None
+    if pyspiel is not None:
+        os_game = pyspiel.load_game("backgammon")
+        peer, _, peer_games = time_games(os_game.new_initial_state, openspiel_step, 1)
+        print(f"classic OpenSpiel loop: {peer:.0f} games/s ({peer_games} games)")
+    rate, mean, games = time_games(classic.new_initial_state, contract_step, 1)
+    ratio = f", ratio {rate / peer:.2f}" if peer else ""
+    shown = f"OpenSpiel loop {peer:.0f} games/s{ratio}" if peer else "no OpenSpiel"
+    print(
+        f"classic contract loop: {rate:.0f} games/s ({shown}); "
+        f"{mean:.1f} decisions/game over {games} games"
+    )
+    sim = simulate("classic", games=20_000, seed=1)
+    ratio = f", ratio {sim.games_per_second / peer:.1f}" if peer else ""
+    print(
+        f"classic batch simulator: {sim.games_per_second:.0f} games/s "
+        f"({shown.split(',')[0]}{ratio}); {float(sim.mean_decisions):.1f} decisions/game "
+        f"over {sim.games} games"
+    )
+
+    rate, mean, games = time_games(acey.new_initial_state, contract_step, 2)
+    print(
+        f"acey-deucey contract loop: {rate:.0f} games/s; "
+        f"{mean:.1f} decisions/game over {games} games"
+    )
+    sim = simulate("acey-deucey", games=5_000, seed=2)
+    print(
+        f"acey-deucey batch simulator: {sim.games_per_second:.0f} games/s "
+        f"(ratio to its contract loop {sim.games_per_second / rate:.1f}); "
+        f"{float(sim.mean_decisions):.1f} decisions/game over {sim.games} games"
+    )
+
+    for variant, count in (("classic", 2_000), ("acey-deucey", 1_000)):
+        rates = time_generation(sample_nodes(variant, count, seed=3))
+        ref = rates["reference"]
+        print(
+            f"{variant} legal plays ({count} positions): reference {ref:,.0f} positions/s, "
+            f"fast path {rates['fast']:,.0f} (ratio {rates['fast'] / ref:.1f}), "
+            f"bare kernel {rates['kernel']:,.0f} (ratio {rates['kernel'] / ref:.1f})"
+        )
+    if pyspiel is not None:
+        os_rate = time_openspiel_generation(2_000, seed=3)
+        print(
+            f"classic legal actions, OpenSpiel (2000 decision nodes of its own random games): "
+            f"{os_rate:,.0f} positions/s"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+"""The rules sheet of Aces in the Pot, in English or Portuguese, from resolved rules.
+
+Every sentence comes from the ``aces`` message catalog
+(``locale/aces.<lang>.json``); the numbers and the finish rule come from the
+rules, so the sheet always describes the game actually being played.
+"""
+
+from __future__ import annotations
+
+from aceydeucey.aces_in_the_pot.rules import AcesRules
+from aceydeucey.locale import t
+
+__all__ = ["rules_sheet"]
+
+
+def rules_sheet(rules: AcesRules, lang: str = "en") -> str:
+    """The rules of ``rules`` as plain text, one paragraph per rule."""
+
+    def say(key: str, **values: object) -> str:
+        return t("aces", key, lang, **values)
+
+    chips = rules.starting_chips
+    lines = [
+        say("sheet.title", preset=rules.preset),
+        "",
+        say("sheet.setup", players=rules.players, chips=chips, total=rules.total_chips),
+        say("sheet.start"),
+        say("sheet.turn"),
+        say("sheet.ace"),
+        say("sheet.six"),
+        say("sheet.other"),
+        say("sheet.one_chip"),
+        say("sheet.empty"),
+        say("sheet.last_chip"),
+        say(f"sheet.finish.{rules.finish}"),
+        say("sheet.attempt", rolls=rules.finish_rolls),
+        say(f"sheet.six_in_finish.{rules.finish}"),
+        say("sheet.result", chips=chips),
+        say("sheet.session"),
+        "",
+        say("sheet.source", source=rules.PRESETS[rules.preset].source),
+    ]
+    return "\n".join(lines)

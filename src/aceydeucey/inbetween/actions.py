@@ -1,0 +1,59 @@
+"""In-Between decisions and their one notation.
+
+``str`` of a decision is canonical and ``Decision.from_text`` reads it back:
+
+- ``pass``; ``bet N`` (N whole chips); ``higher N`` / ``lower N`` (a pair under
+  ``pairs="higher-lower"``); ``split`` (a pair under ``pairs="split"``);
+- ``ace low`` / ``ace high`` (a first-post ace under ``aces="first-card"``);
+- ``stay`` / ``raise N`` (Red Dog).
+
+>>> Decision.from_text("  BET 5 ")
+Decision.from_text('bet 5')
+>>> str(Decision("ace low"))
+'ace low'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from aceydeucey.core.errors import ActionSyntaxError
+
+__all__ = ["Decision"]
+
+_WORDS_WITH_AMOUNT = ("bet", "higher", "lower", "raise")
+_WORDS_ALONE = ("pass", "stay", "split", "ace low", "ace high")
+
+
+@dataclass(frozen=True, order=True)
+class Decision:
+    """A player's decision: ``word`` (``pass``, ``bet``, ...) and its ``amount`` if any."""
+
+    word: str
+    amount: int | None = None
+
+    @classmethod
+    def from_text(cls, text: str) -> Decision:
+        """Parse ``pass``, ``bet 5``, ``higher 2``, ``raise 1``, ``ace low``, ``split``, ..."""
+        words = text.strip().lower().split()
+        joined = " ".join(words)
+        if joined in _WORDS_ALONE:
+            return cls(joined)
+        if len(words) == 2 and words[0] in _WORDS_WITH_AMOUNT:
+            if not words[1].isdigit():
+                raise ActionSyntaxError(
+                    f"{text!r}: the amount of {words[0]!r} must be a whole number of chips"
+                )
+            return cls(words[0], int(words[1]))
+        if len(words) == 1 and words[0] in _WORDS_WITH_AMOUNT:
+            raise ActionSyntaxError(f"{text!r}: say how many chips, e.g. '{words[0]} 2'")
+        raise ActionSyntaxError(
+            f"{text!r} is not an In-Between action; write a card (4C), pass, bet N, "
+            "higher N, lower N, split, ace low, ace high, stay or raise N"
+        )
+
+    def __str__(self) -> str:
+        return self.word if self.amount is None else f"{self.word} {self.amount}"
+
+    def __repr__(self) -> str:
+        return f"Decision.from_text({str(self)!r})"

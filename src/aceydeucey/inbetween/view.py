@@ -1,0 +1,131 @@
+"""What each seat sees of an In-Between state: the observation and a text rendering.
+
+Observation keys (JSON-ready): ``game``, ``seat``, ``current_player`` (seat, -1 chance,
+-4 terminal), ``phase`` (``draw``, ``deal``, ``ace``, ``decide``, ``third``, ``over``) and
+``step`` (the engine's finer phase), ``round``, ``dealer_round``, ``dealer_game``,
+``dealer`` (null under Red Dog), ``pot``, ``chips``, ``bank`` and ``bets`` (Red Dog, else
+null), ``to_act``, ``posts`` (the acting player's face-up posts in deal order), ``gap``
+(three posts), ``hand`` (this seat's own cards), ``hidden_hand`` (its cards still face
+down), ``first_cards``, ``seen`` (every card face up since the shuffle), ``decks``,
+``ace_low``, ``min_stake``/``max_stake`` (the seat to act), ``legal_actions`` (empty unless
+it is this seat's turn), ``last_event``, ``rules``; at the end ``winners``, ``returns`` and
+``ended``.  The deck's order and other seats' face-down cards never appear.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from aceydeucey.inbetween.game import Event, InBetweenState
+
+__all__ = ["PUBLIC_PHASE", "event_dict", "observe", "render"]
+
+PUBLIC_PHASE = {
+    "draw": "draw",
+    "deal-first": "deal",
+    "deal-hand": "deal",
+    "deal-post": "deal",
+    "common": "deal",
+    "ace": "ace",
+    "decide": "decide",
+    "raise": "decide",
+    "third": "third",
+    "house-third": "third",
+    "over": "over",
+}
+
+
+def observe(state: InBetweenState, seat: int) -> dict[str, Any]:
+    """The JSON-ready view of ``seat`` (keys in the module docstring)."""
+    rules = state.rules
+    house = rules.banking == "house"
+    actor = state.to_act
+    show_posts = state.revealed or actor == seat
+    posts = [str(c) for c in state.posts] if show_posts else []
+    if house and state.phase in ("raise", "house-third", "common"):
+        posts = [str(c) for c in state.posts]
+    own: list[str] = []
+    hidden: list[str] = []
+    if rules.hidden and state.hands and state.hands[seat]:
+        own = [str(c) for c in state.hands[seat]]
+        if seat not in state.shown:
+            hidden = list(own)
+    elif state.first and state.first[seat] is not None:
+        own = [str(state.first[seat])]
+    if actor == seat and not rules.hidden and state.phase not in ("over",):
+        own = [str(c) for c in state.posts] or own
+    first_cards = [str(c) if c is not None else None for c in state.first] or [None] * len(
+        state.chips
+    )
+    limits = None
+    if state.phase == "decide":
+        spans = [s for s in (state._limits(c) for c in state._calls()) if s is not None]
+        if spans:
+            limits = (min(s[0] for s in spans), max(s[1] for s in spans))
+    elif state.phase == "raise":
+        limits = (1, min(rules.ante, max(state.chips[state.order[state.turn]], 0)))
+        if limits[1] < 1:
+            limits = None
+    obs: dict[str, Any] = {
+        "game": "inbetween",
+        "seat": seat,
+        "current_player": state.current_player(),
+        "phase": PUBLIC_PHASE[state.phase],
+        "step": state.phase,
+        "round": state.round,
+        "dealer_round": state.dealer_round,
+        "dealer_game": state.dealer_game + 1,
+        "dealer": None if house else state.dealer,
+        "pot": state.pot,
+        "chips": list(state.chips),
+        "bank": state.bank if house else None,
+        "bets": list(state.bets) if house else None,
+        "to_act": actor,
+        "posts": posts,
+        "gap": state.gap if rules.three_posts else None,
+        "hand": own,
+        "hidden_hand": hidden,
+        "first_cards": first_cards,
+        "seen": [str(c) for c in state.seen],
+        "decks": rules.decks,
+        "ace_low": state.ace_low,
+        "min_stake": limits[0] if limits else None,
+        "max_stake": limits[1] if limits else None,
+        "legal_actions": (
+            [str(a) for a in state.player_actions()] if state.current_player() == seat else []
+        ),
+        "last_event": state.last_event(),
+        "rules": rules.to_dict(),
+    }
+    if state.phase == "over":
+        obs["winners"] = list(state.winners())
+        obs["returns"] = [str(r) for r in state.returns()]
+        obs["ended"] = state.ended
+    return obs
+
+
+def render(state: InBetweenState) -> str:
+    """A readable text rendering of the state."""
+    rules = state.rules
+    lines = [
+        f"In-Between ({rules.describe()}), round {state.round}, "
+        + (f"dealer seat {state.dealer}" if rules.banking != "house" else "house deals"),
+        f"pot {state.pot}"
+        + (f", bank {state.bank}" if rules.banking == "house" else "")
+        + ", chips "
+        + " ".join(f"{i}:{c}" for i, c in enumerate(state.chips)),
+    ]
+    if state.posts:
+        shown = " ".join(c.symbol() for c in state.posts) if state.revealed else "(face down)"
+        lines.append(f"posts {shown}" + (" (ace low)" if state.ace_low else ""))
+    if state.phase == "over":
+        lines.append(f"over: {state.ended}; winners {list(state.winners())}")
+    else:
+        lines.append(f"{state.phase}; to act: {state.current_player()}")
+    return "\n".join(lines)
+
+
+def event_dict(event: Event) -> dict[str, Any]:
+    """The JSON-ready form of an event (tuples become lists)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in event}
