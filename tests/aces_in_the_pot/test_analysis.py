@@ -143,6 +143,23 @@ def test_exact_and_float_agree_to_1e12(finish: str) -> None:
         assert a is not None and abs(float(a) - b) < 1e-12 * max(1.0, b)
 
 
+@pytest.mark.parametrize("finish", ["last-chip", "one-holder"])
+def test_the_compiled_kernel_agrees_with_the_fractions(
+    finish: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Large levels are swept by a numba kernel; force it on every level of a small table.
+    from aceydeucey.aces_in_the_pot import analysis
+
+    assert analysis._gauss_seidel_kernel() is not None
+    monkeypatch.setattr(analysis, "_COMPILED_FROM", 1)
+    rules = AcesRules.resolve(players=3, finish=finish)
+    compiled, exact = solve(rules, exact=False), solve(rules, exact=True)
+    assert exact.win_probability_exact is not None and exact.expected_rolls_exact is not None
+    for p, q in zip(exact.win_probability_exact, compiled.win_probability, strict=True):
+        assert abs(float(p) - q) < 1e-12
+    assert abs(float(exact.expected_rolls_exact) - compiled.expected_rolls) < 1e-11
+
+
 def test_last_chip_first_holder_probability_is_the_finish_formula() -> None:
     # With the default finish the first holder's chance does not depend on how the finish
     # was reached: it is the geometric series of the finish alone.

@@ -153,10 +153,14 @@ def test_an_empty_seat_is_skipped_but_keeps_its_seat() -> None:
 
 def test_a_six_from_the_right_brings_an_empty_seat_back() -> None:
     # "the player on your right can hand you a chip with their next six and put you
-    # straight back in": seat 1 is empty, seat 0 rolls 6-2, seat 1 has a chip and rolls next.
-    state = throw(game(4).state_at((2, 0, 2, 2), 2, 0), "6-2")
+    # straight back in": seat 1 is empty and is skipped for a whole round; then seat 0 rolls
+    # 6-2, seat 1 has a chip again and rolls next.
+    state = throw(game(4).state_at((2, 0, 2, 2), 2, 0), "5-4", "3-2", "4-3")
+    assert state.roller == 0 and state.chips[1] == 0
+    state = throw(state, "6-2")
     assert state.chips == (1, 1, 2, 2)
     assert state.roller == 1
+    assert state.last_event is not None and state.last_event.skipped == ()
 
 
 def test_with_three_players_five_chips_reach_the_pot_before_the_finish() -> None:

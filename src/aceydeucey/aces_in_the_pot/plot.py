@@ -51,9 +51,9 @@ def plot_solution(solution: Solution, path: str | Path, lang: str = "en") -> Pat
     cut = min(len(pmf), int(solution.p90_rolls * 2.2) + 1)
     length.bar(range(cut), pmf[:cut], width=1.0, color="#a8623b")
     for value, style, label in (
-        (solution.expected_rolls, "-", f"E = {solution.expected_rolls:.2f}"),
-        (solution.median_rolls, "--", f"median = {solution.median_rolls}"),
-        (solution.p90_rolls, ":", f"p90 = {solution.p90_rolls}"),
+        (solution.expected_rolls, "-", say("plot.mean", value=solution.expected_rolls)),
+        (solution.median_rolls, "--", say("plot.median", value=solution.median_rolls)),
+        (solution.p90_rolls, ":", say("plot.p90", value=solution.p90_rolls)),
     ):
         length.axvline(value, color="black", linestyle=style, linewidth=1, label=label)
     length.set_title(say("plot.length"))

@@ -300,6 +300,17 @@ def _can_move(stack: Any, r: int, src: int, die: int, params: Any) -> int:
 
 
 @njit(cache=True)
+def _all_home(stack: Any, r: int, params: Any) -> bool:
+    """Whether row ``r`` may bear off: my checkers all home, off (or unentered if allowed)."""
+    if stack[r, 24] > 0 or (stack[r, 26] > 0 and params[P_BEAROFF_NEEDS_ENTERED] == 1):
+        return False
+    for i in range(6, 24):  # noqa: SIM110 (a plain loop for Numba)
+        if stack[r, i] > 0:
+            return False
+    return True
+
+
+@njit(cache=True)
 def _has_home(stack: Any, r: int) -> bool:
     if stack[r, 28] > 0:
         return True
@@ -360,7 +371,10 @@ def _record(
                     break
             if same:
                 if used > meta[idx, 1]:
+                    # a longer way to the same place (bearing off with a higher die)
                     meta[idx, 1] = used
+                    for i in range(_MOVE_COLS):
+                        moves[idx, i] = path[i] if i < 3 * used else 0
                 if high > meta[idx, 2]:
                     meta[idx, 2] = high
                 return n
@@ -440,6 +454,15 @@ def _search(
                 found[depth + 1] = 0
                 depth += 1
                 moved = True
+                if depth < nd and _all_home(stack, depth, params):
+                    # a partial play can reach a full play's position when bearing
+                    # off; record it where the reference meets it, to keep its order
+                    high = 1 if (depth == 1 and seq[0] == high_die) else 0
+                    n = _record(
+                        stack, s64, depth, depth, high, path, pos, p64, moves, meta, table, n
+                    )
+                    if n < 0:
+                        return -1
                 break
             rank -= 1
         if moved:

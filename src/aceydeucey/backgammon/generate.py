@@ -50,7 +50,7 @@ def legal_plays(
     ordered, dice_array = hand
     if not ordered or not may_enter or (position.bar[0] and not may_reenter):
         return [Play((), position, ordered)]
-    _PACK_INTO(_BOARD, 0, *position.points, *position.bar, *position.unentered, *position.off, 0, 0)
+    _PACK_INTO(_BYTES, 0, *position.points, *position.bar, *position.unentered, *position.off, 0, 0)
     results, paths, highs, used = _GENERATOR.plays(_BOARD, dice_array, _params(rules))
     if used == 0:
         return [Play((), position, ordered)]
@@ -64,9 +64,9 @@ def is_fast(rules: BackgammonRules) -> bool:
 
 def to_board(position: Position) -> np.ndarray[Any, np.dtype[np.int8]]:
     """The fast core's board (see :mod:`~aceydeucey.backgammon.fast`) of a position."""
-    board = np.empty(fast.SLOTS, dtype=np.int8)
-    _PACK_INTO(board, 0, *position.points, *position.bar, *position.unentered, *position.off, 0, 0)
-    return board
+    data = bytearray(fast.SLOTS)
+    _PACK_INTO(data, 0, *position.points, *position.bar, *position.unentered, *position.off, 0, 0)
+    return np.frombuffer(data, dtype=np.int8)
 
 
 def fast_params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
@@ -190,7 +190,8 @@ class _Plays(list[Play]):
 _GENERATOR = fast.Generator()
 _PACK_INTO = struct.Struct(f"{fast.SLOTS}b").pack_into
 #: the board handed to the kernel (which copies it before moving anything)
-_BOARD = np.zeros(fast.SLOTS, dtype=np.int8)
+_BYTES = bytearray(fast.SLOTS)
+_BOARD = np.frombuffer(_BYTES, dtype=np.int8)
 _PARAMS: dict[int, tuple[BackgammonRules, np.ndarray[Any, np.dtype[np.int64]]]] = {}
 _HANDS: dict[tuple[int, ...], tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]] = {}
 #: every Move value, shared (they are immutable): _MOVES[src][dst][hit]
