@@ -83,3 +83,23 @@ def test_unknown_game_lists_the_games() -> None:
         UnknownGameError, match=r"unknown game 'chess'; accepted: inbetween, backgammon"
     ):
         load_game("chess")
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "value"),
+    [
+        ("factor", "7", 7),
+        ("factor", "seven", "seven"),  # left as text: validation then names the problem
+        ("mode", "B", "b"),
+        ("allow_double", "no", False),
+        ("allow_double", "true", True),
+        ("seats", "p, q", ("p", "q")),
+    ],
+)
+def test_parse_option_reads_text_by_the_options_type(name: str, text: str, value: object) -> None:
+    assert ToyRules.parse_option(name, text) == value
+
+
+def test_parse_option_refuses_unknown_names() -> None:
+    with pytest.raises(RulesError, match="unknown option 'colour' for toy; accepted: factor"):
+        ToyRules.parse_option("colour", "red")

@@ -21,8 +21,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from aceydeucey.cli.app import app
-from aceydeucey.cli.inbetween import parse_option_value
-from aceydeucey.inbetween.rules import Rules
+from aceydeucey.inbetween.rules import InBetweenRules, Rules
 from aceydeucey.inbetween.ui import (
     card_text,
     compact_actions,
@@ -94,9 +93,9 @@ def test_rules_option_booleans_and_words_are_parsed() -> None:
     assert code == 0, out
     assert "An ace as third card against any other pair loses." in flat(out)
     assert "no personal limit" in flat(out)
-    assert parse_option_value("false") is False
-    assert parse_option_value("12") == 12
-    assert parse_option_value("half-pot") == "half-pot"
+    assert InBetweenRules.parse_option("ace_third_loses", "false") is False
+    assert InBetweenRules.parse_option("ante", "12") == 12
+    assert InBetweenRules.parse_option("stake_cap", "none") == "none"
 
 
 def test_rules_bad_options_fail_with_the_engines_message() -> None:
@@ -594,18 +593,6 @@ def test_narration_names_the_outcome_of_the_rounds_last_bet() -> None:
     assert "Ana bets 1" in text
     assert "Ana: third card 9♥ inside: wins (+1)" in text
     assert "Bia passes" in text
-
-
-def test_docstring_examples() -> None:
-    # The examples in the front end's docstrings are true.
-    import doctest
-
-    import aceydeucey.cli.inbetween
-    import aceydeucey.inbetween.ui
-
-    for module in (aceydeucey.cli.inbetween, aceydeucey.inbetween.ui):
-        result = doctest.testmod(module)
-        assert result.attempted > 0 and result.failed == 0, module.__name__
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,6 @@ off, and a small cost for tall stacks.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,6 +28,7 @@ from aceydeucey.backgammon.board import Position
 from aceydeucey.backgammon.moves import apply_move, legal_plays
 from aceydeucey.backgammon.notation import parse_moves
 from aceydeucey.backgammon.rules import BackgammonRules
+from aceydeucey.core.agents import RandomAgent
 
 __all__ = [
     "BOTS",
@@ -224,19 +224,8 @@ def play_result(position: Position, text: str) -> Position:
     return result
 
 
-class RandomBot:
-    """Plays a uniformly random legal action (a baseline)."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
-
-    def act(self, observation: dict[str, Any]) -> str:
-        legal: list[str] = observation["legal_actions"]
-        if not legal:
-            raise ValueError("the observation lists no legal actions: it is not this seat's turn")
-        return self._rng.choice(legal)
+#: Uniform over the legal actions (seeded): the baseline every bot must beat.
+RandomBot = RandomAgent
 
 
 #: The bots by the name the command line uses.

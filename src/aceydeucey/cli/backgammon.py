@@ -10,7 +10,6 @@ plays, ``quit`` (or end of input) stops; the record is saved either way.
 
 from __future__ import annotations
 
-import json
 import textwrap
 from datetime import datetime
 from pathlib import Path
@@ -18,27 +17,26 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from aceydeucey.cli.common import LangOption, console, fail, resolve_lang
+from aceydeucey.cli.common import (
+    LangOption,
+    OptionsOption,
+    console,
+    fail,
+    parse_options,
+    resolve_lang,
+)
 from aceydeucey.core.errors import AceyDeuceyError
 
 if TYPE_CHECKING:
     from aceydeucey.core.game import Action, Game, State
 
-__all__ = ["HumanAgent", "parse_options", "register"]
+__all__ = ["HumanAgent", "register"]
 
 _DOMAIN = "backgammon"
 
 VariantOption = Annotated[
     str | None,
     typer.Option("--variant", help="acey-deucey (default), classic, longgammon or dutch."),
-]
-OptionsOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--option",
-        "-o",
-        help="Override one rule option: key=value (repeatable); see 'rules backgammon'.",
-    ),
 ]
 
 
@@ -64,7 +62,7 @@ def rules_backgammon(
     from aceydeucey.backgammon.sheet import rules_sheet
 
     language = resolve_lang(lang)
-    game = _load(variant, option)
+    game = _load(variant, option, language)
     if list_options:
         _print_options(game.rules)
         return
@@ -131,7 +129,7 @@ def play_backgammon(
         fail("--hot-seat and --watch exclude each other: choose one")
     if bot not in BOTS:
         fail(f"unknown bot {bot!r}; accepted: {', '.join(BOTS)}")
-    game = _load(variant, option)
+    game = _load(variant, option, language)
 
     def make_bot(index: int) -> Any:
         return BOTS[bot](seed=None if seed is None else seed * 2 + index)
@@ -279,44 +277,11 @@ def t_(lang: str, key: str, **values: Any) -> str:
     return t(_DOMAIN, key, lang, **values)
 
 
-def parse_options(pairs: list[str] | None) -> dict[str, Any]:
-    """``["key=value", ...]`` into keyword options; values read as JSON when they parse.
-
-    ``bearoff=exact`` stays text; ``limit=3`` is an int; ``flag=true``/``false``
-    are booleans and ``none``/``null`` is None.
-    """
-    options: dict[str, Any] = {}
-    for pair in pairs or []:
-        key, sep, raw = pair.partition("=")
-        key = key.strip().replace("-", "_")
-        if not sep or not key:
-            raise typer.BadParameter(f"--option {pair!r}: expected key=value")
-        value: Any
-        lowered = raw.strip().lower()
-        if lowered in ("none", "null"):
-            value = None
-        elif lowered in ("true", "yes", "on"):
-            value = True
-        elif lowered in ("false", "no", "off"):
-            value = False
-        else:
-            try:
-                value = json.loads(raw)
-            except json.JSONDecodeError:
-                value = raw.strip()
-            if isinstance(value, float | list | dict):
-                value = raw.strip()
-        options[key] = value
-    return options
-
-
-def _load(variant: str | None, pairs: list[str] | None) -> Game:
+def _load(variant: str | None, pairs: list[str] | None, lang: str) -> Game:
+    from aceydeucey.backgammon.rules import BackgammonRules
     from aceydeucey.core.registry import load_game
 
-    try:
-        options = parse_options(pairs)
-    except typer.BadParameter as exc:
-        fail(str(exc))
+    options = parse_options(BackgammonRules, pairs, lang)
     if variant is not None:
         options["variant"] = variant
     try:

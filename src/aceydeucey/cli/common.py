@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 
-from aceydeucey.locale import LANGS, default_lang
+from aceydeucey.core.errors import RulesError
+from aceydeucey.core.rules import RulesBase
+from aceydeucey.locale import LANGS, default_lang, t
 
-__all__ = ["LangOption", "console", "fail", "resolve_lang"]
+__all__ = ["LangOption", "OptionsOption", "console", "fail", "parse_options", "resolve_lang"]
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -42,3 +44,35 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """Print a clear error (no traceback) and exit with ``code``."""
     err_console.print(f"[bold red]error:[/] {message}")
     raise typer.Exit(code)
+
+
+#: ``--option key=value`` (repeatable): any rule option of the game, read by its type.
+OptionsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        help="Override one rule option as key=value (repeatable), e.g. -o ante=2; "
+        "see the game's rules sheet for the options.",
+    ),
+]
+
+
+def parse_options(
+    rules_class: type[RulesBase], pairs: list[str] | None, lang: str = "en"
+) -> dict[str, Any]:
+    """``["ante=2", "decks=2"]`` → ``{"ante": 2, "decks": 2}``, each value read by its type.
+
+    A pair without ``=`` or an unknown option name fails with a clear message.
+    """
+    out: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            fail(t("cli", "error.option_syntax", lang, text=pair))
+        try:
+            out[key] = rules_class.parse_option(key, value)
+        except RulesError as exc:
+            fail(str(exc))
+    return out

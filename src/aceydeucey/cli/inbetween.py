@@ -19,8 +19,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from aceydeucey.cli.common import LangOption, console, fail, resolve_lang
+from aceydeucey.cli.common import (
+    LangOption,
+    OptionsOption,
+    console,
+    fail,
+    parse_options,
+    resolve_lang,
+)
 from aceydeucey.core.errors import AceyDeuceyError
+from aceydeucey.inbetween.rules import InBetweenRules
 from aceydeucey.locale import t
 
 if TYPE_CHECKING:
@@ -30,7 +38,7 @@ if TYPE_CHECKING:
 
     from aceydeucey.core.game import Action, State
 
-__all__ = ["parse_option_value", "parse_options", "register"]
+__all__ = ["register"]
 
 _DOMAIN = "inbetween"
 
@@ -38,50 +46,6 @@ PresetOption = Annotated[
     str | None,
     typer.Option("--preset", help="Rules preset: guide (default), banker, sheets, red-dog, ..."),
 ]
-OptionOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--option",
-        "-o",
-        help="Extra rule option as key=value (repeatable), e.g. --option ante=2.",
-    ),
-]
-
-
-def parse_option_value(text: str) -> Any:
-    """``"3"`` → 3, ``"true"`` → True, ``"5,4,2,1"`` → (5, 4, 2, 1), other text unchanged.
-
-    >>> parse_option_value("3"), parse_option_value("False"), parse_option_value("draw")
-    (3, False, 'draw')
-    >>> parse_option_value("6,4,2,1")
-    (6, 4, 2, 1)
-    """
-    value = text.strip()
-    low = value.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    try:
-        return int(value)
-    except ValueError:
-        pass
-    if "," in value:
-        parts = [p.strip() for p in value.split(",")]
-        try:
-            return tuple(int(p) for p in parts)
-        except ValueError:
-            return value
-    return value
-
-
-def parse_options(pairs: list[str] | None, lang: str = "en") -> dict[str, Any]:
-    """``["ante=2", "decks=2"]`` → ``{"ante": 2, "decks": 2}``; a bad pair fails clearly."""
-    out: dict[str, Any] = {}
-    for pair in pairs or []:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            fail(t(_DOMAIN, "error.option_syntax", lang, text=pair))
-        out[key.strip().replace("-", "_")] = parse_option_value(value)
-    return out
 
 
 def register(app: typer.Typer, play: typer.Typer, rules: typer.Typer, analyze: typer.Typer) -> None:
@@ -96,14 +60,14 @@ def register(app: typer.Typer, play: typer.Typer, rules: typer.Typer, analyze: t
 
 def rules_inbetween(
     preset: PresetOption = None,
-    option: OptionOption = None,
+    option: OptionsOption = None,
     lang: LangOption = None,
 ) -> None:
     """Print the In-Between rules sheet for the resolved options."""
     from aceydeucey.inbetween.sheet import rules_sheet
 
     lang = resolve_lang(lang)
-    rules = _resolve_rules(preset, parse_options(option, lang))
+    rules = _resolve_rules(preset, parse_options(InBetweenRules, option, lang))
     console.print(rules_sheet(rules, lang), markup=False)
 
 
@@ -123,14 +87,14 @@ def odds_command(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the four fractions as JSON.")
     ] = False,
-    option: OptionOption = None,
+    option: OptionsOption = None,
     lang: LangOption = None,
 ) -> None:
     """Exact odds of the third card against two posts, and the EV of one chip staked."""
     from aceydeucey.cards import Card, parse_cards
 
     lang = resolve_lang(lang)
-    options = parse_options(option, lang)
+    options = parse_options(InBetweenRules, option, lang)
     if decks is not None:
         options["decks"] = decks
     rules = _resolve_rules(preset, options)
@@ -184,7 +148,7 @@ def play_inbetween(
         int | None, typer.Option("--seed", help="Reproducible shuffles (default: OS randomness).")
     ] = None,
     bot: Annotated[str, typer.Option("--bot", help="Bot kind: random or ev.")] = "ev",
-    option: OptionOption = None,
+    option: OptionsOption = None,
     record: Annotated[
         Path | None,
         typer.Option("--record", help="Where to save the record (default records/...)."),
@@ -198,7 +162,7 @@ def play_inbetween(
     from aceydeucey.inbetween.ui import final_view
 
     lang = resolve_lang(lang)
-    options = parse_options(option, lang)
+    options = parse_options(InBetweenRules, option, lang)
     if players is not None:
         options["players"] = players
     rules = _resolve_rules(preset, options)

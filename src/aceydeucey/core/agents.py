@@ -18,4 +18,6 @@ class RandomAgent:
 
     def act(self, observation: dict[str, Any]) -> str:
         legal: list[str] = observation["legal_actions"]
+        if not legal:
+            raise ValueError("the observation lists no legal actions: it is not this seat's turn")
         return self._rng.choice(legal)

@@ -82,6 +82,58 @@ def _describe_type(hint: Any) -> str:
     return getattr(hint, "__name__", str(hint))
 
 
+_TRUE = ("true", "yes", "on")
+_FALSE = ("false", "no", "off")
+
+
+def _coerce(text: str, hint: Any) -> Any:
+    """Read ``text`` as a value of type ``hint``, or raise ValueError."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        args = sorted(typing.get_args(hint), key=_coerce_order)
+        for arg in args:
+            try:
+                return _coerce(text, arg)
+            except ValueError:
+                continue
+        raise ValueError(text)
+    if origin is Literal:
+        for arg in typing.get_args(hint):
+            if str(arg).lower() == text.lower():
+                return arg
+        raise ValueError(text)
+    if hint is type(None):
+        if text.lower() in ("none", "null"):
+            return None
+        raise ValueError(text)
+    if hint is bool:
+        if text.lower() in _TRUE + _FALSE:
+            return text.lower() in _TRUE
+        raise ValueError(text)
+    if hint is int:
+        return int(text)
+    if origin is tuple:
+        parts = typing.get_args(hint)
+        element = parts[0] if parts else str
+        return tuple(_coerce(part.strip(), element) for part in text.split(",") if part.strip())
+    if hint is str:
+        return text
+    raise ValueError(text)
+
+
+def _coerce_order(hint: Any) -> int:
+    # Exact words first (Literal choices, None), then numbers, then free text.
+    if typing.get_origin(hint) is Literal:
+        return 0
+    if hint is type(None):
+        return 1
+    if hint is bool:
+        return 2
+    if hint is int:
+        return 3
+    return 4
+
+
 class RulesBase:
     """Mixin for a game's frozen ``Rules`` dataclass.
 
@@ -156,6 +208,25 @@ class RulesBase:
     @classmethod
     def option_names(cls) -> list[str]:
         return [f.name for f in dataclasses.fields(cls) if f.name != cls.PRESET_KEY]  # type: ignore[arg-type]
+
+    @classmethod
+    def parse_option(cls, name: str, text: str) -> Any:
+        """Read one option's value from text (the command line), by the option's type.
+
+        ``"3"`` → 3 for an int option, ``"true"`` → True for a flag, ``"none"`` → None
+        where None is accepted, ``"6,4,2,1"`` → ``(6, 4, 2, 1)`` for a tuple; text
+        that fits no type is returned unchanged, so validation names the problem.
+        """
+        accepted = cls.option_names() + [cls.PRESET_KEY]
+        if name not in accepted:
+            raise RulesError(
+                f"unknown option {name!r} for {cls.GAME}; accepted: {', '.join(accepted)}"
+            )
+        hint = typing.get_type_hints(cls)[name]
+        try:
+            return _coerce(text.strip(), hint)
+        except ValueError:
+            return text.strip()
 
     @classmethod
     def option_help(cls) -> dict[str, dict[str, Any]]:

@@ -9,28 +9,17 @@
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 from typing import Any
 
+from aceydeucey.core.agents import RandomAgent
 from aceydeucey.inbetween.odds import action_values
 
 __all__ = ["BOTS", "ExpectedValueBot", "RandomBot"]
 
 
-class RandomBot:
-    """Picks uniformly among the legal actions listed in the observation."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
-
-    def act(self, observation: dict[str, Any]) -> str:
-        legal: list[str] = observation["legal_actions"]
-        if not legal:
-            raise ValueError("RandomBot was asked to act with no legal actions")
-        return self._rng.choice(legal)
+#: Uniform over the legal actions (seeded): the baseline every bot must beat.
+RandomBot = RandomAgent
 
 
 class ExpectedValueBot:
