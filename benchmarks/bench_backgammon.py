@@ -28,12 +28,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numba
+
 import aceydeucey
 from aceydeucey.backgammon import generate, moves
 from aceydeucey.backgammon.game import BackgammonState
 from aceydeucey.sim.backgammon import simulate
 
-SECONDS = 6.0  # time box of each game loop
+SECONDS = 6.0  # time box of each game loop (shared out in bursts)
 
 
 # -- one driver for both engines ---------------------------------------------------------
@@ -77,18 +79,26 @@ def random_game(state: Any, step: Callable[[Any, Any], Any], rng: random.Random)
 
 
 def time_games(
-    new_state: Callable[[], Any], step: Callable[[Any, Any], Any], seed: int
-) -> tuple[float, float, int]:
-    """(games/s, mean decisions, games) over a time box."""
+    engines: Sequence[tuple[Callable[[], Any], Callable[[Any, Any], Any]]], seed: int
+) -> list[tuple[float, float, int]]:
+    """(games/s, mean decisions, games) of each engine over a shared time box.
+
+    The engines take turns in short bursts, so a change in the machine's load
+    falls on all of them alike.
+    """
     rng = random.Random(seed)
-    random_game(new_state(), step, rng)  # warm up
-    games = decisions = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < SECONDS or games < 10:
-        decisions += random_game(new_state(), step, rng)
-        games += 1
-    elapsed = time.perf_counter() - start
-    return games / elapsed, decisions / games, games
+    for new_state, step in engines:
+        random_game(new_state(), step, rng)  # warm up
+    rounds = 6
+    totals = [[0.0, 0, 0] for _ in engines]  # seconds, games, decisions
+    for _ in range(rounds):
+        for total, (new_state, step) in zip(totals, engines, strict=True):
+            start = time.perf_counter()
+            while time.perf_counter() - start < SECONDS / rounds or total[1] < 2:
+                total[2] += random_game(new_state(), step, rng)
+                total[1] += 1
+            total[0] += time.perf_counter() - start
+    return [(games / seconds, decisions / games, games) for seconds, games, decisions in totals]
 
 
 def contract_step(state: Any, action: Any) -> Any:
@@ -138,7 +148,7 @@ def time_generation(nodes: list[BackgammonState]) -> dict[str, float]:
         (generate.to_board(pos), generate._hand(dice)[1], generate.fast_params(rules))
         for pos, dice, rules, _, _ in args
     ]
-    gen = generate._GENERATOR
+    gen = generate._tools()[0]
     for _ in range(2):
         start = time.perf_counter()
         for board, dice_array, params in kernel_args:
@@ -183,13 +193,19 @@ def main() -> None:
     acey = aceydeucey.load_game("backgammon", variant="acey-deucey")
     simulate("classic", games=2, seed=0)  # compile / load the kernels
     simulate("acey-deucey", games=2, seed=0)
+    simulate("classic", games=2, seed=0, parallel=True)
 
     peer = None
+    engines: list[tuple[Callable[[], Any], Callable[[Any, Any], Any]]] = [
+        (classic.new_initial_state, contract_step)
+    ]
     if pyspiel is not None:
-        os_game = pyspiel.load_game("backgammon")
-        peer, _, peer_games = time_games(os_game.new_initial_state, openspiel_step, 1)
+        engines.append((pyspiel.load_game("backgammon").new_initial_state, openspiel_step))
+    measured = time_games(engines, 1)
+    rate, mean, games = measured[0]
+    if pyspiel is not None:
+        peer, _, peer_games = measured[1]
         print(f"classic OpenSpiel loop: {peer:.0f} games/s ({peer_games} games)")
-    rate, mean, games = time_games(classic.new_initial_state, contract_step, 1)
     ratio = f", ratio {rate / peer:.2f}" if peer else ""
     shown = f"OpenSpiel loop {peer:.0f} games/s{ratio}" if peer else "no OpenSpiel"
     print(
@@ -204,7 +220,13 @@ def main() -> None:
         f"over {sim.games} games"
     )
 
-    rate, mean, games = time_games(acey.new_initial_state, contract_step, 2)
+    sim = simulate("classic", games=20_000, seed=1, parallel=True)
+    print(
+        f"classic batch simulator on all {numba.get_num_threads()} cores: "
+        f"{sim.games_per_second:.0f} games/s (same games as above)"
+    )
+
+    rate, mean, games = time_games([(acey.new_initial_state, contract_step)], 2)[0]
     print(
         f"acey-deucey contract loop: {rate:.0f} games/s; "
         f"{mean:.1f} decisions/game over {games} games"

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -120,14 +121,18 @@ OPTIONS = st.fixed_dictionaries(
         "bearoff_requires_all_entered": st.booleans(),
         "natural_doubles_extra_roll": st.sampled_from(["none", "always"]),
         "doubles_plus_complement": st.booleans(),
+        "unplayable_remainder": st.sampled_from(["forfeit", "to_opponent"]),
+        "entry_gate": st.sampled_from(["none", "doubles_or_acey", "six"]),
+        "bar_reentry_gate": st.sampled_from(["none", "doubles_or_acey"]),
     }
 )
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(options=OPTIONS, seed=st.integers(0, 10_000))
 def test_agreement_under_every_move_option(options: dict[str, Any], seed: int) -> None:
-    # Any combination of the options that shape move generation.
+    # Any combination of the options that shape move generation, the gates that
+    # close it and the opponent playing an unplayable remainder (one or three dice).
     game = aceydeucey.load_game("backgammon", variant="acey-deucey", **options)
     for state in random_play_nodes(game, seed=seed, limit=60):
         assert_agree(state)
@@ -222,3 +227,40 @@ def test_bar_is_source_25_and_stock_26_in_fast_moves() -> None:
     assert {p.result for p in plays} == {
         p.result for p in moves.legal_plays(position, (4, 4, 4, 4), rules)
     }
+
+
+def test_threads_generate_at_once() -> None:
+    # Each thread has its own work space: concurrent generation gives the reference's plays.
+    from concurrent.futures import ThreadPoolExecutor
+
+    game = aceydeucey.load_game("backgammon", variant="classic")
+    states = list(random_play_nodes(game, seed=21, limit=200))
+    expected = [[p.result for p in reference(s)] for s in states]
+
+    def run(offset: int) -> bool:
+        return all(
+            [p.result for p in generate.legal_plays(s.position, s.dice, s.game.rules)]
+            == expected[(i + offset) % len(states)]
+            for i, s in enumerate(states[offset:] + states[:offset])
+        )
+
+    with ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(run, [0, 50, 100, 150]))
+
+
+def test_bad_dice_are_refused_with_the_reason() -> None:
+    game = aceydeucey.load_game("backgammon", variant="classic")
+    position = game.new_state(position_id="4HPwATDgc/ABMA").position
+    with pytest.raises(ValueError, match="1 to 6, not 7"):
+        generate.legal_plays(position, (7, 1), game.rules)
+    with pytest.raises(ValueError, match="not a hand of dice"):
+        generate.legal_plays(position, (3, 2, 1), game.rules)
+
+
+def test_free_choice_of_dice_uses_the_reference() -> None:
+    # must_use_max_dice=False lets a player stop early: the reference handles it.
+    game = aceydeucey.load_game("backgammon", variant="classic", must_use_max_dice=False)
+    assert not generate.is_fast(game.rules)
+    state = game.new_state(position_id="4HPwATDgc/ABMA", dice=(3, 1))
+    assert [p.result for p in state.plays] == [p.result for p in reference(state)]
+    assert any(len(p.moves) == 1 for p in state.plays)

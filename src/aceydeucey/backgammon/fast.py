@@ -1,12 +1,12 @@
 """The fast backgammon core: Numba kernels on a compact ``int8`` board.
 
 The readable reference lives in ``moves.py``; this module computes the same
-sets of legal plays (the tests in ``tests/backgammon/test_fast.py`` hold the
-two to agreement) and plays whole random games without returning to Python.
+legal plays, in the same order (``tests/backgammon/test_fast.py`` holds the two
+to agreement), and plays whole random games without returning to Python.
 
 Board encoding
 --------------
-A board is a NumPy ``int8`` array of :data:`SLOTS` (30) counts, always seen
+A board is a NumPy ``int8`` array of :data:`SLOTS` (32) counts, always seen
 from the side on roll ("me"), like :class:`~aceydeucey.backgammon.board.Position`:
 
 =========  ==========================================================
@@ -15,8 +15,10 @@ index      meaning
 0 .. 23    points 1 .. 24 from my side; ``+n`` = n of my checkers,
            ``-n`` = n of the opponent's
 24, 25     checkers on the bar: mine, the opponent's
-26, 27     checkers not yet entered (Acey-Deucey): mine, the opponent's
+26, 27     checkers not yet entered (Acey-Deucey, Dutch): mine, the opponent's
 28, 29     checkers borne off: mine, the opponent's
+30, 31     always 0 (padding: a board is four ``int64`` words, hashed and
+           compared word by word)
 =========  ==========================================================
 
 My checkers travel from point 24 down to point 1 and bear off below it.
@@ -26,47 +28,63 @@ Entering (from the bar or from off the board) with a die ``d`` lands on point
 A move is three small ints ``(src, dst, hit)``: ``src`` is a point 1..24,
 :data:`BAR` (25) or :data:`STOCK` (26, a checker entering from off the
 board); ``dst`` is a point or 0 for borne off; ``hit`` is 1 when a blot is
-sent to the bar.
+sent to the bar.  These are the numbers of ``notation.Move``.
 
 Rule parameters
 ---------------
 Move generation reads an ``int64`` array of :data:`N_PARAMS` entries (build it
-with :func:`move_params`): the bear-off rule, the hold-back rule for
-unentered checkers, a frozen home board, whether entering from off the board
-and from the bar is open this turn, and whether hitting needs a checker in
-the home board first.  Whole-game playouts read a second array (see
-:func:`game_params`) with the start, the opening, the Acey-Deucey 1-2 bonus,
-the extra roll after natural doubles and the scoring.
+with :func:`move_params`; ``generate.fast_params(rules)`` maps a
+``BackgammonRules``): exact or higher-point bear-off, what unentered checkers
+hold back (nothing, moves below the opponent's 12-point, every board move),
+a frozen home board, whether unentered checkers block bearing off, the
+higher-die rule and the hit gate.  Gates that depend on the turn's history
+(entry and bar re-entry gates) are the caller's: a closed gate is a pass.
+Whole-game playouts read a second array (:func:`game_params`): the opening,
+the 1-2 bonus and its options, extra rolls after doubles, complements and the
+scoring.
 
-Generation is die by die, depth first; plays that reach the same position are
-one play (an open-addressing hash table on the board).  For doubles the
-moves are generated in a fixed order of sources (the bar, then off the board,
-then points 24 down to 1), which loses no resulting position (such a move
-never depends on an earlier move from a later source, except under the hit
-gate, where the order is not imposed) and cuts the tree by an order of
-magnitude.  Only the
-plays using the most dice survive, and when only one die of two can be used
-the higher one must be, if it can.
+Move generation
+---------------
+Die by die, depth first, sources in the reference's order (the bar, then off
+the board, then points 24 down to 1), the higher die first and then the lower
+first.  Plays that reach the same position are one play (an open-addressing
+hash table on the board words).  For doubles only source-ordered sequences are
+followed: a move never depends on an earlier move from a later source (except
+under the hit gate, where every order is followed), so no position is lost
+and the tree shrinks by an order of magnitude.  Only the plays using the most
+dice survive, and when only one die of two can be used the higher one must be,
+if it can.
+
+Whole games
+-----------
+:func:`play_games` plays random self-play games (every decision uniform among
+the distinct plays, as a random agent choosing among the contract's legal
+actions) with the turn structure of ``game.py``; :func:`trace_game` returns one
+such game event by event so that tests can replay it through the contract.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numba
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 __all__ = [
     "BAR",
     "G_ACEY",
     "G_ACEY_BOTH",
     "G_ACEY_FULL",
+    "G_BAR_GATE",
     "G_CHAIN_LIMIT",
     "G_COMPLEMENT",
     "G_DOUBLES_REROLL",
+    "G_ENTRY_GATE",
     "G_NAMED",
     "G_OPENING",
     "G_SCORING",
+    "G_TO_OPPONENT",
     "N_GAME_PARAMS",
     "N_PARAMS",
     "P_BEAROFF_EXACT",
@@ -75,6 +93,9 @@ __all__ = [
     "P_HIGHER_DIE",
     "P_HIT_NEEDS_HOME",
     "P_HOLD_BACK",
+    "ROW",
+    "ROW_HIGH",
+    "ROW_PATH",
     "SLOTS",
     "STOCK",
     "Generator",
@@ -92,7 +113,7 @@ STOCK = 26
 
 # -- move-generation parameters (indices into the params array) -------------
 P_BEAROFF_EXACT = 0  # 1: a die bears off only from its own point
-P_HOLD_BACK = 1  # 0: none; 1: none may pass the opponent's 12-point; 2: no board move
+P_HOLD_BACK = 1  # while any is unentered: 0 no limit; 1 no move below point 13; 2 no board move
 P_FROZEN_HOME = 2  # 1: checkers in the home board move only to bear off
 P_BEAROFF_NEEDS_ENTERED = 3  # 1: unentered checkers block bearing off
 P_HIGHER_DIE = 4  # 1: when only one of two dice can be played, the higher must be
@@ -113,7 +134,10 @@ G_ACEY_FULL = 5  # 1: the roll after the named double needs all four played
 G_CHAIN_LIMIT = 6  # most 1-2 bonuses in one turn (0: no limit)
 G_COMPLEMENT = 7  # 1: fully played doubles are followed by their complement
 G_NAMED = 8  # 1: the double after a 1-2 is a decision (named); 0: a die roll
-N_GAME_PARAMS = 9
+G_ENTRY_GATE = 9  # roll before the first entry: 0 none, 1 doubles or 1-2, 2 doubles, 3 a six
+G_BAR_GATE = 10  # roll to come in from the bar: 0 any, 1 doubles or 1-2
+G_TO_OPPONENT = 11  # 1: dice a player cannot use are played by the opponent
+N_GAME_PARAMS = 12
 
 TRACE_OPENING = 0
 TRACE_ROLL = 1
@@ -124,11 +148,16 @@ SCORE_PER_CHECKER = 0
 SCORE_SINGLE = 1
 SCORE_GAMMONS = 2
 
-# capacity of the result table (distinct plays of one roll); the most seen in
-# practice is a few hundred, so overflow means a bug, reported as -1
+# capacity of the result table: every distinct result of a roll (fewer than 7,600:
+# four equal dice move from at most 18 sources, C(21, 4) + C(20, 3) + ... of them),
+# so overflow would mean a bug; it is reported as -1
 _CAP = 8192
 _TABLE = 2 * _CAP
 _MOVE_COLS = 12  # four moves of (src, dst, hit)
+#: bytes of one packed play: the board (32), the moves (12), the higher-die flag, padding
+ROW = 48
+ROW_PATH = SLOTS
+ROW_HIGH = SLOTS + _MOVE_COLS
 
 _NO_TRACE = np.zeros((0, 4 + SLOTS), dtype=np.int64)
 
@@ -164,6 +193,9 @@ def game_params(
     chain_limit: int = 0,
     complement: bool = False,
     named: bool = True,
+    entry_gate: int = 0,
+    bar_gate: int = 0,
+    to_opponent: bool = False,
 ) -> np.ndarray[Any, np.dtype[np.int64]]:
     """The whole-game parameter array for :func:`play_games` (see ``G_*``)."""
     params = np.zeros(N_GAME_PARAMS, dtype=np.int64)
@@ -176,6 +208,9 @@ def game_params(
     params[G_CHAIN_LIMIT] = chain_limit
     params[G_COMPLEMENT] = int(complement)
     params[G_NAMED] = int(named)
+    params[G_ENTRY_GATE] = entry_gate
+    params[G_BAR_GATE] = bar_gate
+    params[G_TO_OPPONENT] = int(to_opponent)
     return params
 
 
@@ -184,12 +219,14 @@ class Generator:
 
     :meth:`plays` returns ``(results, moves, highs, used)``: ``results`` an
     ``(n, 32)`` int8 array of the distinct resulting boards (still from the
-    mover's side), ``moves`` an ``(n, 12)`` int8 array of one sequence of
-    moves reaching each (``(src, dst, hit)`` triples, unused ones zero),
-    ``highs`` an ``(n,)`` array, 1 where a one-die play of two different dice
-    used the higher die, and ``used`` the number of dice every play uses.  No
-    legal move gives one row: the unchanged board with ``used == 0``.  The
-    arrays are copies the caller keeps.  Not thread-safe: one per thread.
+    mover's side, in the reference generator's order), ``moves`` an ``(n,
+    12)`` int8 array of one sequence of moves reaching each (``(src, dst,
+    hit)`` triples, unused ones zero), ``highs`` an ``(n,)`` array, 1 where a
+    one-die play of two different dice used the higher die, and ``used`` the
+    number of dice every play uses.  No legal move gives one row: the
+    unchanged board with ``used == 0``.  :meth:`packed` gives the same as
+    bytes: ``n`` rows of :data:`ROW` bytes (board, moves, high).  The results
+    are the caller's to keep.  Not thread-safe: one generator per thread.
     """
 
     def __init__(self) -> None:
@@ -200,14 +237,16 @@ class Generator:
         self._keep = np.zeros(_CAP, dtype=np.int64)
         self._work = np.zeros((5, WORDS), dtype=np.int64)
         self._aux = np.zeros(32, dtype=np.int64)
+        self._rows = np.zeros((_CAP, ROW), dtype=np.int8)
 
-    def plays(
+    def packed(
         self,
         board: np.ndarray[Any, np.dtype[np.int8]],
         dice: np.ndarray[Any, np.dtype[np.int64]],
         params: np.ndarray[Any, np.dtype[np.int64]],
-    ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any], int]:
-        n, used = _generate_compact(
+    ) -> tuple[bytes, int, int]:
+        """``(rows, n, used)``: the plays as ``n`` rows of :data:`ROW` bytes."""
+        n, used = _generate_rows(
             board,
             dice,
             params,
@@ -218,17 +257,79 @@ class Generator:
             self._keep,
             self._work,
             self._aux,
+            self._rows,
         )
         if n < 0:
             raise RuntimeError("fast move generation overflowed its result table")
-        return self._pos[:n].copy(), self._moves[:n].copy(), self._meta[:n, 2].copy(), int(used)
+        return self._rows[:n].tobytes(), n, used
+
+    def plays(
+        self,
+        board: np.ndarray[Any, np.dtype[np.int8]],
+        dice: np.ndarray[Any, np.dtype[np.int64]],
+        params: np.ndarray[Any, np.dtype[np.int64]],
+    ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any], int]:
+        """``(results, moves, highs, used)`` as arrays (see the class docstring)."""
+        data, n, used = self.packed(board, dice, params)
+        rows = np.frombuffer(data, dtype=np.int8).reshape(n, ROW)
+        return rows[:, :SLOTS], rows[:, ROW_PATH : ROW_PATH + _MOVE_COLS], rows[:, ROW_HIGH], used
 
 
 def flip_board(board: np.ndarray[Any, np.dtype[np.int8]]) -> np.ndarray[Any, np.dtype[np.int8]]:
     """The same board seen by the other side."""
-    out = np.empty(SLOTS, dtype=np.int8)
+    out = np.zeros(SLOTS, dtype=np.int8)
     _flip_into(board, out)
     return out
+
+
+def play_games(
+    start: np.ndarray[Any, np.dtype[np.int8]],
+    mparams: np.ndarray[Any, np.dtype[np.int64]],
+    gparams: np.ndarray[Any, np.dtype[np.int64]],
+    games: int,
+    seed: int,
+    *,
+    max_decisions: int = 100_000,
+    parallel: bool = False,
+) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """Random self-play of ``games`` games from ``start`` (seat 0 on roll's view).
+
+    Returns a ``(games, 5)`` int64 array: winner seat (-1 if the game hit
+    ``max_decisions``, -2 on an internal overflow), points won, decisions
+    (one per play of dice in hand, a pass included, and one per named double)
+    and chance events (the roll-off counts as one, a rolled double as one), and
+    the seat that moved first.  Game ``g`` depends only on ``(seed, g)``, so
+    ``parallel=True`` (all CPU cores, Numba threads) gives the same array.
+    """
+    out = np.zeros((games, 5), dtype=np.int64)
+    if parallel and games > 1:
+        chunks = min(games, 64 * max(1, numba.get_num_threads()))
+        _play_games_parallel(start, mparams, gparams, games, seed, max_decisions, out, chunks)
+    else:
+        _play_chunk(start, mparams, gparams, 0, games, seed, max_decisions, out, _NO_TRACE)
+    return out
+
+
+def trace_game(
+    start: np.ndarray[Any, np.dtype[np.int8]],
+    mparams: np.ndarray[Any, np.dtype[np.int64]],
+    gparams: np.ndarray[Any, np.dtype[np.int64]],
+    seed: int,
+    *,
+    max_events: int = 5_000,
+) -> tuple[np.ndarray[Any, np.dtype[np.int64]], np.ndarray[Any, np.dtype[np.int64]]]:
+    """Game 0 of ``play_games(..., seed)`` event by event.
+
+    Returns ``(summary_row, events)``; each event row is ``(kind, seat, x, y,
+    board...)``: :data:`TRACE_OPENING` (x, y = the dice of seats 0 and 1),
+    :data:`TRACE_ROLL` (x >= y, the dice), :data:`TRACE_DOUBLE` (x = the
+    double) or :data:`TRACE_PLAY` (x = dice used, y = plays open, board = the
+    position after the play, from the mover's side).
+    """
+    out = np.zeros((1, 5), dtype=np.int64)
+    trace = np.zeros((max_events, 4 + SLOTS), dtype=np.int64)
+    n = _play_chunk(start, mparams, gparams, 0, 1, seed, 100_000, out, trace)
+    return out[0], trace[:n]
 
 
 # =============================================================================
@@ -246,17 +347,20 @@ def _flip_into(board: Any, out: Any) -> None:
     out[27] = board[26]
     out[28] = board[29]
     out[29] = board[28]
+    out[30] = 0
+    out[31] = 0
 
 
-@njit(cache=True)
-def _can_move(stack: Any, r: int, src: int, die: int, params: Any) -> int:
-    """-1 if moving one checker of row ``r`` from ``src`` by ``die`` is illegal, else its dst."""
+@njit(cache=True, inline="always")
+def _can_move(stack: Any, r: int, src: int, die: int, params: Any, may_bear_off: bool) -> int:
+    """-1 if moving one checker of row ``r`` from ``src`` by ``die`` is illegal, else its dst.
+
+    The caller tries the bar alone while a checker of mine is on it, and passes
+    whether row ``r`` may bear off (:func:`_all_home`).
+    """
     if src >= BAR:
-        # entering: from the bar, or from off the board when nothing is on the bar
-        if src == BAR:
-            if stack[r, 24] <= 0:
-                return -1
-        elif stack[r, 26] <= 0 or stack[r, 24] > 0:
+        # entering: from the bar, or from off the board
+        if stack[r, 24 if src == BAR else 26] <= 0:
             return -1
         dst = 25 - die
         v = stack[r, dst - 1]
@@ -265,30 +369,22 @@ def _can_move(stack: Any, r: int, src: int, die: int, params: Any) -> int:
         if v == -1 and params[P_HIT_NEEDS_HOME] == 1 and not _has_home(stack, r):
             return -1
         return dst
-    if stack[r, src - 1] <= 0 or stack[r, 24] > 0:
-        return -1
-    hold = params[P_HOLD_BACK]
-    unentered = stack[r, 26] > 0
-    if unentered and hold == HOLD_ALL:
-        return -1
     dst = src - die
+    hold = params[P_HOLD_BACK]
+    unentered = hold != HOLD_NONE and stack[r, 26] > 0
     if dst >= 1:
-        if params[P_FROZEN_HOME] == 1 and src <= 6:
-            return -1
-        if unentered and hold == HOLD_PAST_MIDPOINT and dst < 13:
-            return -1
         v = stack[r, dst - 1]
         if v < -1:
+            return -1
+        if unentered and (hold == HOLD_ALL or dst < 13):
+            return -1
+        if params[P_FROZEN_HOME] == 1 and src <= 6:
             return -1
         if v == -1 and params[P_HIT_NEEDS_HOME] == 1 and not _has_home(stack, r):
             return -1
         return dst
-    # bearing off: every checker of mine in the home board
-    if unentered and params[P_BEAROFF_NEEDS_ENTERED] == 1:
+    if not may_bear_off or (unentered and hold == HOLD_ALL):
         return -1
-    for i in range(6, 24):
-        if stack[r, i] > 0:
-            return -1
     if dst == 0:
         return 0
     if params[P_BEAROFF_EXACT] == 1:
@@ -299,7 +395,7 @@ def _can_move(stack: Any, r: int, src: int, die: int, params: Any) -> int:
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _all_home(stack: Any, r: int, params: Any) -> bool:
     """Whether row ``r`` may bear off: my checkers all home, off (or unentered if allowed)."""
     if stack[r, 24] > 0 or (stack[r, 26] > 0 and params[P_BEAROFF_NEEDS_ENTERED] == 1):
@@ -310,7 +406,7 @@ def _all_home(stack: Any, r: int, params: Any) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _has_home(stack: Any, r: int) -> bool:
     if stack[r, 28] > 0:
         return True
@@ -320,7 +416,7 @@ def _has_home(stack: Any, r: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _do_move(stack: Any, r: int, src: int, dst: int) -> int:
     """Move one checker in place on row ``r``; 1 if it hit a blot."""
     if src == BAR:
@@ -340,7 +436,7 @@ def _do_move(stack: Any, r: int, src: int, dst: int) -> int:
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _record(
     stack: Any,
     s64: Any,
@@ -400,6 +496,7 @@ def _search(
     seq: Any,
     nd: int,
     ordered: bool,
+    swapped: bool,
     high_die: int,
     params: Any,
     pos: Any,
@@ -411,6 +508,9 @@ def _search(
     n: int,
 ) -> int:
     """Depth-first search of the dice in order ``seq`` from row 0 of ``stack``.
+
+    ``swapped`` marks the second search of two different dice (lower die
+    first): it skips the plays the first search has certainly found.
 
     Returns the new result count (-1 when the table is full).
     """
@@ -431,7 +531,10 @@ def _search(
         die = seq[depth]
         rank = next_src[depth]
         moved = False
-        while rank >= 1:
+        # while a checker of mine is on the bar, nothing else moves
+        lowest = 26 if stack[depth, 24] > 0 else 1
+        bear = -1  # whether this node may bear off: worked out when first needed
+        while rank >= lowest:
             # sources by rank: the bar first, then off the board, then 24..1
             if rank <= 24:
                 src = rank
@@ -440,7 +543,13 @@ def _search(
                     continue
             else:
                 src = BAR if rank == 26 else STOCK
-            dst = _can_move(stack, depth, src, die, params)
+            if bear < 0 and src <= die:
+                bear = 1 if _all_home(stack, depth, params) else 0
+            dst = _can_move(stack, depth, src, die, params, bear == 1)
+            if dst >= 0 and swapped and depth == 1 and _same_as_first_order(path, src, dst, params):
+                found[depth] = 1  # the first order reached this play already
+                rank -= 1
+                continue
             if dst >= 0:
                 for w in range(WORDS):
                     s64[depth + 1, w] = s64[depth, w]
@@ -474,6 +583,18 @@ def _search(
                 return -1
         depth -= 1
     return n
+
+
+@njit(cache=True, inline="always")
+def _same_as_first_order(path: Any, src: int, dst: int, params: Any) -> bool:
+    """Whether the two moves (``path``'s first, then ``src`` to ``dst``) also play the other way.
+
+    True when the second move neither continues the first checker's journey
+    nor bears off, the first came from a point (not the bar or off the board),
+    and no hit gate is in force: then the first search, which tries the
+    higher die first, played the same two moves in the other order.
+    """
+    return src != path[1] and dst >= 1 and 1 <= path[0] <= 24 and params[P_HIT_NEEDS_HOME] == 0
 
 
 @njit(cache=True)
@@ -513,13 +634,13 @@ def _generate(
     for i in range(30):
         stack[0, i] = board[i]
     n = _search(
-        stack, s64, seq, nd, ordered, high_die, params, pos, p64, moves, meta, table, aux, 0
+        stack, s64, seq, nd, ordered, False, high_die, params, pos, p64, moves, meta, table, aux, 0
     )
     if n >= 0 and not doubles:
         seq[0] = dice[1]
         seq[1] = dice[0]
         n = _search(
-            stack, s64, seq, nd, False, high_die, params, pos, p64, moves, meta, table, aux, n
+            stack, s64, seq, nd, False, True, high_die, params, pos, p64, moves, meta, table, aux, n
         )
     if n < 0:
         table[:] = -1
@@ -543,7 +664,7 @@ def _generate(
 
 
 @njit(cache=True)
-def _generate_compact(
+def _generate_rows(
     board: Any,
     dice: Any,
     params: Any,
@@ -554,18 +675,19 @@ def _generate_compact(
     keep: Any,
     work: Any,
     aux: Any,
+    rows: Any,
 ) -> tuple[int, int]:
-    """:func:`_generate`, then the kept plays moved to the first rows of the tables."""
+    """:func:`_generate`, then each kept play as one row of ``rows`` (see ``ROW_*``)."""
     k, best = _generate(board, dice, params, pos, moves, meta, table, keep, work, aux)
+    r64 = rows.view(np.int64)
     p64 = pos.view(np.int64)
     for j in range(k):
         i = keep[j]
-        if i != j:
-            for w in range(WORDS):
-                p64[j, w] = p64[i, w]
-            for c in range(_MOVE_COLS):
-                moves[j, c] = moves[i, c]
-            meta[j, 2] = meta[i, 2]
+        for w in range(WORDS):
+            r64[j, w] = p64[i, w]
+        for c in range(_MOVE_COLS):
+            rows[j, ROW_PATH + c] = moves[i, c]
+        rows[j, ROW_HIGH] = meta[i, 2]
     return k, best
 
 
@@ -580,9 +702,11 @@ def _roll() -> int:
 
 
 @njit(cache=True)
-def _play_roll(
+def _decide(
     board: Any,
     dice: Any,
+    may_enter: bool,
+    bar_gate: int,
     params: Any,
     pos: Any,
     moves: Any,
@@ -591,15 +715,46 @@ def _play_roll(
     keep: Any,
     work: Any,
     aux: Any,
-) -> tuple[int, int]:
-    """Play ``dice`` by a uniformly random distinct play; returns (dice used, plays open)."""
+) -> tuple[int, int, int]:
+    """Play ``dice`` by a uniformly random distinct play (a pass when a gate is closed).
+
+    Returns (dice used, plays open, whether a one-die play used the higher die);
+    plays open is -1 when the result table overflowed.
+    """
+    if not may_enter or (board[24] > 0 and bar_gate == 1 and not _is_special(dice)):
+        return 0, 1, 0
     k, used = _generate(board, dice, params, pos, moves, meta, table, keep, work, aux)
     if k <= 0:
-        return -1, k
+        return 0, -1, 0
     pick = keep[np.random.randint(0, k)]
     for i in range(SLOTS):
         board[i] = pos[pick, i]
-    return used, k
+    return used, k, meta[pick, 2]
+
+
+@njit(cache=True)
+def _is_special(dice: Any) -> bool:
+    """Doubles or a 1-2: what the gates of LEE and WIKI-2008 ask for."""
+    n = dice.shape[0]
+    if n < 2:
+        return False
+    same = True
+    for i in range(1, n):
+        if dice[i] != dice[0]:
+            same = False
+    return same or (n == 2 and dice[0] + dice[1] == 3 and dice[0] != dice[1])
+
+
+@njit(cache=True)
+def _gate_opens(gate: int, d1: int, d2: int) -> bool:
+    """Whether a roll of ``d1``-``d2`` opens a closed entry gate (see ``G_ENTRY_GATE``)."""
+    if gate == 0:
+        return True
+    if gate == 1:
+        return d1 == d2 or d1 + d2 == 3
+    if gate == 2:
+        return d1 == d2
+    return d1 == 6 or d2 == 6
 
 
 @njit(cache=True)
@@ -634,25 +789,34 @@ def _score(board: Any, scoring: int) -> int:
 
 
 @njit(cache=True)
-def _play_games(
+def _game_seed(seed: int, game: int) -> int:
+    """The seed of game ``game`` of a run (each game has its own random stream)."""
+    return (seed * 1_000_003 + game * 7_919 + 12_345) % 4_294_967_296
+
+
+@njit(cache=True)
+def _play_chunk(
     start: Any,
     mparams: Any,
     gparams: Any,
-    games: int,
+    first_game: int,
+    end_game: int,
     seed: int,
     max_decisions: int,
     out: Any,
     trace: Any,
 ) -> int:
-    """Random self-play: ``out[g] = (winner, points, decisions, rolls, first)`` per game.
+    """Random self-play of games ``first_game .. end_game - 1`` into ``out``.
 
-    Follows the turn structure of ``game.py``: roll-off, rolls, one decision
-    per play (a pass included), the 1-2 bonus (a decision when the double is
-    named), complements and extra rolls; each decision picks uniformly among
-    the distinct legal plays (or the six doubles).  The first game's events
-    go to ``trace`` (as many as fit; see :func:`trace_game`); returns their count.
+    ``out[g] = (winner, points, decisions, rolls, first)``.  Follows the turn
+    structure of ``game.py``: roll-off, rolls, one decision per play (a pass
+    included), the 1-2 bonus (a decision when the double is named),
+    complements and extra rolls; each decision picks uniformly among the
+    distinct legal plays (or the six doubles).  Each game draws from its own
+    stream (:func:`_game_seed`), so results do not depend on how games are
+    shared among threads.  The first game's events go to ``trace`` (as many
+    as fit; see :func:`trace_game`); returns their count.
     """
-    np.random.seed(seed)
     tn = 0
     pos = np.zeros((_CAP, SLOTS), dtype=np.int8)
     moves = np.zeros((_CAP, _MOVE_COLS), dtype=np.int8)
@@ -673,9 +837,16 @@ def _play_games(
     chain_limit = gparams[G_CHAIN_LIMIT]
     complement = gparams[G_COMPLEMENT] == 1
     named_is_decision = gparams[G_NAMED] == 1
-    for g in range(games):
+    entry_gate = gparams[G_ENTRY_GATE]
+    bar_gate = gparams[G_BAR_GATE]
+    to_opponent = gparams[G_TO_OPPONENT] == 1
+    gates = np.zeros(2, dtype=np.bool_)
+    rest = np.empty(4, dtype=np.int64)
+    for g in range(first_game, end_game):
+        np.random.seed(_game_seed(seed, g))
         for i in range(SLOTS):
             board[i] = start[i]
+        gates[0] = gates[1] = entry_gate == 0
         # roll-off: one die each, ties roll again; the higher die moves first
         a = _roll()
         b = _roll()
@@ -683,7 +854,7 @@ def _play_games(
             a = _roll()
             b = _roll()
         seat = 0 if a > b else 1
-        tracing = g == 0
+        tracing = g == first_game
         if tracing:
             tn = _trace(trace, tn, TRACE_OPENING, seat, a, b, board)
         decisions = 0
@@ -692,6 +863,8 @@ def _play_games(
         chain = 0
         winner = -1
         points = 0
+        k = 1
+        dice = two
         while decisions < max_decisions:
             if first and opening == 0:
                 d1, d2 = max(a, b), min(a, b)
@@ -699,38 +872,32 @@ def _play_games(
                 d1 = _roll()
                 d2 = _roll()
                 rolls += 1
-                if tracing:
-                    tn = _trace(trace, tn, TRACE_ROLL, seat, max(d1, d2), min(d1, d2), board)
                 if d2 > d1:
                     d1, d2 = d2, d1
+                if tracing:
+                    tn = _trace(trace, tn, TRACE_ROLL, seat, d1, d2, board)
             first = False
-            again = False
+            if not gates[seat] and _gate_opens(entry_gate, d1, d2):
+                gates[seat] = True
             if d1 == d2:
                 for i in range(4):
                     four[i] = d1
-                used, k = _play_roll(board, four, mparams, pos, moves, meta, table, keep, work, aux)
-                decisions += 1
-                if tracing:
-                    tn = _trace(trace, tn, TRACE_PLAY, seat, used, k, board)
-                full = used == 4
-                if k > 0 and board[28] < 15 and complement and full:
-                    for i in range(4):
-                        four[i] = 7 - d1
-                    used, k = _play_roll(
-                        board, four, mparams, pos, moves, meta, table, keep, work, aux
-                    )
-                    decisions += 1
-                    if tracing:
-                        tn = _trace(trace, tn, TRACE_PLAY, seat, used, k, board)
-                    full = used == 4
-                again = reroll_mode == 2 or (reroll_mode == 1 and full)
+                dice = four
             else:
                 two[0] = d1
                 two[1] = d2
-                used, k = _play_roll(board, two, mparams, pos, moves, meta, table, keep, work, aux)
-                decisions += 1
-                if tracing:
-                    tn = _trace(trace, tn, TRACE_PLAY, seat, used, k, board)
+                dice = two
+            used, k, high = _decide(
+                board, dice, gates[seat], bar_gate, mparams,
+                pos, moves, meta, table, keep, work, aux,
+            )  # fmt: skip
+            decisions += 1
+            if tracing:
+                tn = _trace(trace, tn, TRACE_PLAY, seat, used, k, board)
+            if k < 0 or board[28] == 15:
+                break
+            again = False
+            if d1 != d2:
                 earned = used == 2 or not acey_both
                 if (
                     acey
@@ -738,8 +905,6 @@ def _play_games(
                     and d2 == 1
                     and earned
                     and (chain_limit == 0 or chain < chain_limit)
-                    and k > 0
-                    and board[28] < 15
                 ):
                     chain += 1
                     named = _roll()  # uniform: a random player's choice or the die
@@ -751,27 +916,64 @@ def _play_games(
                         tn = _trace(trace, tn, TRACE_DOUBLE, seat, named, 0, board)
                     for i in range(4):
                         four[i] = named
-                    used, k = _play_roll(
-                        board, four, mparams, pos, moves, meta, table, keep, work, aux
-                    )
+                    dice = four
+                    used, k, high = _decide(
+                        board, dice, gates[seat], bar_gate, mparams,
+                        pos, moves, meta, table, keep, work, aux,
+                    )  # fmt: skip
                     decisions += 1
                     if tracing:
                         tn = _trace(trace, tn, TRACE_PLAY, seat, used, k, board)
+                    if k < 0 or board[28] == 15:
+                        break
                     again = used == 4 or not acey_full
-            if k < 0:
-                winner = -2
-                break
-            if board[28] == 15:
-                _flip_into(board, other)
-                winner = seat
-                points = _score(other, gparams[G_SCORING])
-                break
-            if not again:
-                _flip_into(board, other)
-                for i in range(SLOTS):
-                    board[i] = other[i]
-                seat = 1 - seat
-                chain = 0
+            else:
+                if complement and used == 4:
+                    for i in range(4):
+                        four[i] = 7 - d1
+                    dice = four
+                    used, k, high = _decide(
+                        board, dice, gates[seat], bar_gate, mparams,
+                        pos, moves, meta, table, keep, work, aux,
+                    )  # fmt: skip
+                    decisions += 1
+                    if tracing:
+                        tn = _trace(trace, tn, TRACE_PLAY, seat, used, k, board)
+                    if k < 0 or board[28] == 15:
+                        break
+                again = reroll_mode == 2 or (reroll_mode == 1 and used == 4)
+            if again:
+                continue
+            # end of the turn: the opponent may have to play the unplayed dice
+            nd = dice.shape[0]
+            gated = not gates[seat] or (board[24] > 0 and bar_gate == 1 and not _is_special(dice))
+            _flip_into(board, other)
+            for i in range(SLOTS):
+                board[i] = other[i]
+            seat = 1 - seat
+            chain = 0
+            if to_opponent and used < nd and not gated:
+                m = nd - used
+                if nd == 2 and used == 1:
+                    rest[0] = dice[1] if high == 1 else dice[0]
+                else:
+                    for i in range(m):
+                        rest[i] = dice[used + i] if nd == 2 else dice[0]
+                used, k, high = _decide(
+                    board, rest[:m], gates[seat], bar_gate, mparams,
+                    pos, moves, meta, table, keep, work, aux,
+                )  # fmt: skip
+                decisions += 1
+                if tracing:
+                    tn = _trace(trace, tn, TRACE_PLAY, seat, used, k, board)
+                if k < 0 or board[28] == 15:
+                    break
+        if k < 0:
+            winner = -2
+        elif board[28] == 15:
+            _flip_into(board, other)
+            winner = seat
+            points = _score(other, gparams[G_SCORING])
         out[g, 0] = winner
         out[g, 1] = points
         out[g, 2] = decisions
@@ -780,45 +982,22 @@ def _play_games(
     return tn
 
 
-def play_games(
-    start: np.ndarray[Any, np.dtype[np.int8]],
-    mparams: np.ndarray[Any, np.dtype[np.int64]],
-    gparams: np.ndarray[Any, np.dtype[np.int64]],
+@njit(cache=True, parallel=True)
+def _play_games_parallel(
+    start: Any,
+    mparams: Any,
+    gparams: Any,
     games: int,
     seed: int,
-    *,
-    max_decisions: int = 100_000,
-) -> np.ndarray[Any, np.dtype[np.int64]]:
-    """Random self-play of ``games`` games from ``start`` (seat 0 on roll's view).
-
-    Returns a ``(games, 5)`` int64 array: winner seat (-1 if the game hit
-    ``max_decisions``, -2 on an internal overflow), points won, decisions
-    (one per play of dice in hand, a pass included, and one per named double)
-    and chance events (the roll-off counts as one, a rolled double as one), and
-    the seat that moved first.
-    """
-    out = np.zeros((games, 5), dtype=np.int64)
-    _play_games(start, mparams, gparams, games, seed, max_decisions, out, _NO_TRACE)
-    return out
-
-
-def trace_game(
-    start: np.ndarray[Any, np.dtype[np.int8]],
-    mparams: np.ndarray[Any, np.dtype[np.int64]],
-    gparams: np.ndarray[Any, np.dtype[np.int64]],
-    seed: int,
-    *,
-    max_events: int = 5_000,
-) -> tuple[np.ndarray[Any, np.dtype[np.int64]], np.ndarray[Any, np.dtype[np.int64]]]:
-    """One random game as :func:`play_games` plays it with ``seed``, event by event.
-
-    Returns ``(summary_row, events)``; each event row is ``(kind, seat, x, y,
-    board...)``: :data:`TRACE_OPENING` (x, y = the dice of seats 0 and 1),
-    :data:`TRACE_ROLL` (x >= y, the dice), :data:`TRACE_DOUBLE` (x = the
-    double) or :data:`TRACE_PLAY` (x = dice used, y = plays open, board = the
-    position after the play, from the mover's side).
-    """
-    out = np.zeros((1, 5), dtype=np.int64)
-    trace = np.zeros((max_events, 4 + SLOTS), dtype=np.int64)
-    n = _play_games(start, mparams, gparams, 1, seed, 100_000, out, trace)
-    return out[0], trace[:n]
+    max_decisions: int,
+    out: Any,
+    chunks: int,
+) -> None:
+    """:func:`_play_chunk` over all games, ``chunks`` slices shared among threads."""
+    for c in prange(chunks):
+        lo = games * c // chunks
+        hi = games * (c + 1) // chunks
+        _play_chunk(
+            start, mparams, gparams, lo, hi, seed, max_decisions, out,
+            np.zeros((0, 4 + SLOTS), dtype=np.int64),
+        )  # fmt: skip

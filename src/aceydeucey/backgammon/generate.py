@@ -7,6 +7,7 @@ played.  It runs the Numba kernel of :mod:`aceydeucey.backgammon.fast` for
 every rule set except ``must_use_max_dice=False`` (free choice of how many
 dice to play), which goes to the reference.
 
+The kernel's work space is per thread, so threads may generate plays at once.
 The plays it returns are lazy: a play keeps a row of the kernel's output and
 builds its ``result`` :class:`Position` and its ``moves`` only when asked, so
 listing a roll's 20 plays costs little more than the kernel.  They behave as
@@ -18,6 +19,7 @@ the returned list answers ``play in plays`` for its own plays at once.
 from __future__ import annotations
 
 import struct
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,7 +27,7 @@ import numpy as np
 
 from aceydeucey.backgammon import fast, moves
 from aceydeucey.backgammon.board import Position
-from aceydeucey.backgammon.notation import Move, Play, format_moves
+from aceydeucey.backgammon.notation import Move, Play, format_moves, point_text
 from aceydeucey.backgammon.rules import BackgammonRules
 
 __all__ = ["fast_params", "is_fast", "legal_plays", "to_board"]
@@ -50,11 +52,17 @@ def legal_plays(
     ordered, dice_array = hand
     if not ordered or not may_enter or (position.bar[0] and not may_reenter):
         return [Play((), position, ordered)]
-    _PACK_INTO(_BYTES, 0, *position.points, *position.bar, *position.unentered, *position.off, 0, 0)
-    results, paths, highs, used = _GENERATOR.plays(_BOARD, dice_array, _params(rules))
+    try:
+        generator, board_bytes, board = _LOCAL.tools
+    except AttributeError:
+        generator, board_bytes, board = _LOCAL.tools = _tools()
+    _PACK_INTO(
+        board_bytes, 0, *position.points, *position.bar, *position.unentered, *position.off, 0, 0
+    )
+    data, n, used = generator.packed(board, dice_array, _params(rules))
     if used == 0:
         return [Play((), position, ordered)]
-    return _Plays(_Batch(results, paths, highs, _unused(ordered, used)))
+    return _Plays(_Batch(data, n, _unused(ordered, used)))
 
 
 def is_fast(rules: BackgammonRules) -> bool:
@@ -90,20 +98,15 @@ def fast_params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
 
 
 class _Batch:
-    """The kernel's output for one roll, shared by its plays."""
+    """The kernel's output for one roll (``n`` packed rows), shared by its plays."""
 
-    __slots__ = ("highs", "paths", "results", "unused")
+    __slots__ = ("data", "n", "unused")
 
     def __init__(
-        self,
-        results: np.ndarray[Any, Any],
-        paths: np.ndarray[Any, Any],
-        highs: np.ndarray[Any, Any],
-        unused: tuple[tuple[int, ...], tuple[int, ...]],
+        self, data: bytes, n: int, unused: tuple[tuple[int, ...], tuple[int, ...]]
     ) -> None:
-        self.results = results
-        self.paths = paths
-        self.highs = highs
+        self.data = data
+        self.n = n
         #: dice left unplayed: (if the higher die was used, otherwise)
         self.unused = unused
 
@@ -120,10 +123,8 @@ class _FastPlay(Play):
     def result(self) -> Position:
         cached: Position | None = self.__dict__.get("_result")
         if cached is None:
-            row = self._batch.results[self._index].tolist()
-            cached = Position(
-                tuple(row[:24]), (row[24], row[25]), (row[26], row[27]), (row[28], row[29])
-            )
+            v = _BOARD_ROW(self._batch.data, self._index * fast.ROW)
+            cached = Position(v[:24], v[24:26], v[26:28], v[28:30])
             self.__dict__["_result"] = cached
         return cached
 
@@ -131,7 +132,7 @@ class _FastPlay(Play):
     def moves(self) -> tuple[Move, ...]:
         cached: tuple[Move, ...] | None = self.__dict__.get("_moves")
         if cached is None:
-            path = self._batch.paths[self._index].tolist()
+            path = _PATH_ROW(self._batch.data, self._index * fast.ROW + fast.ROW_PATH)
             cached = tuple(
                 _MOVES[path[k]][path[k + 1]][path[k + 2]] for k in range(0, 12, 3) if path[k]
             )
@@ -139,7 +140,11 @@ class _FastPlay(Play):
         return cached
 
     def __str__(self) -> str:
-        key = self._batch.paths[self._index].tobytes()
+        start = self._index * fast.ROW + fast.ROW_PATH
+        path = _PATH_ROW(self._batch.data, start)
+        if not path[6]:  # one or two moves: written directly
+            return _short_text(path)
+        key = self._batch.data[start : start + 12]
         text = _TEXTS.get(key)
         if text is None:
             text = format_moves(self.moves)
@@ -151,7 +156,8 @@ class _FastPlay(Play):
     @property
     def unused(self) -> tuple[int, ...]:
         batch = self._batch
-        return batch.unused[0] if batch.highs[self._index] else batch.unused[1]
+        high = batch.data[self._index * fast.ROW + fast.ROW_HIGH]
+        return batch.unused[0] if high else batch.unused[1]
 
     def __eq__(self, other: object) -> bool:
         if type(other) is _FastPlay and other._batch is self._batch:
@@ -175,7 +181,7 @@ class _Plays(list[Play]):
     """The plays of one batch; ``play in plays`` is immediate for the batch's own plays."""
 
     def __init__(self, batch: _Batch) -> None:
-        n = len(batch.results)
+        n = batch.n
         super().__init__(map(_FastPlay, [batch] * n, range(n)))
         self._batch = batch
 
@@ -187,22 +193,47 @@ class _Plays(list[Play]):
 
 # -- caches and helpers -------------------------------------------------------------
 
-_GENERATOR = fast.Generator()
+#: per thread: a generator (its work space) and the board buffer handed to the kernel
+_LOCAL = threading.local()
 _PACK_INTO = struct.Struct(f"{fast.SLOTS}b").pack_into
-#: the board handed to the kernel (which copies it before moving anything)
-_BYTES = bytearray(fast.SLOTS)
-_BOARD = np.frombuffer(_BYTES, dtype=np.int8)
+_BOARD_ROW = struct.Struct("30b").unpack_from
+_PATH_ROW = struct.Struct("12b").unpack_from
 _PARAMS: dict[int, tuple[BackgammonRules, np.ndarray[Any, np.dtype[np.int64]]]] = {}
 _HANDS: dict[tuple[int, ...], tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]] = {}
 #: every Move value, shared (they are immutable): _MOVES[src][dst][hit]
 _MOVES = [[[Move(src, dst, False), Move(src, dst, True)] for dst in range(25)] for src in range(27)]
+#: the written name of each move location (``in``, ``bar``, ``off``, or the point)
+_NAMES = [point_text(i) for i in range(27)]
 #: canonical text of a kernel move sequence (its bytes), memoised
 _TEXTS: dict[bytes, str] = {}
+
+
+def _short_text(path: tuple[int, ...]) -> str:
+    """``notation.format_moves`` of at most two moves given as (src, dst, hit) triples."""
+    a = (path[0], path[1], path[2])
+    b = (path[3], path[4], path[5])
+    if not b[0]:
+        return f"{_NAMES[a[0]]}/{_NAMES[a[1]]}{'*' if a[2] else ''}"
+    if b[:2] > a[:2]:
+        a, b = b, a
+    if a[1] == b[0]:  # one checker moved twice: a chain, naming the middle only if it hits
+        middle = f"{_NAMES[a[1]]}*/" if a[2] else ""
+        return f"{_NAMES[a[0]]}/{middle}{_NAMES[b[1]]}{'*' if b[2] else ''}"
+    first = f"{_NAMES[a[0]]}/{_NAMES[a[1]]}{'*' if a[2] else ''}"
+    second = f"{_NAMES[b[0]]}/{_NAMES[b[1]]}{'*' if b[2] else ''}"
+    return f"{first}(2)" if first == second else f"{first} {second}"
+
+
+def _tools() -> tuple[fast.Generator, bytearray, np.ndarray[Any, np.dtype[np.int8]]]:
+    data = bytearray(fast.SLOTS)
+    return fast.Generator(), data, np.frombuffer(data, dtype=np.int8)
 
 
 def _params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
     entry = _PARAMS.get(id(rules))
     if entry is None or entry[0] is not rules:
+        if len(_PARAMS) >= 256:
+            _PARAMS.clear()
         entry = (rules, fast_params(rules))
         _PARAMS[id(rules)] = entry
     return entry[1]
@@ -210,10 +241,10 @@ def _params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
 
 def _hand(dice: Sequence[int]) -> tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]:
     key = tuple(dice)
-    ordered = tuple(sorted(key, reverse=True))
-    for die in ordered:
-        if not isinstance(die, int) or not 1 <= die <= 6:
+    for die in key:
+        if not isinstance(die, int | np.integer) or isinstance(die, bool) or not 1 <= die <= 6:
             raise ValueError(f"dice are numbers 1 to 6, not {die!r}")
+    ordered = tuple(sorted((int(die) for die in key), reverse=True))
     if len(set(ordered)) > 2 or (len(set(ordered)) == 2 and len(ordered) != 2):
         raise ValueError(f"{key!r} is not a hand of dice: two different dice or one repeated")
     hand = (ordered, np.array(ordered, dtype=np.int64))

@@ -1,0 +1,15 @@
+"""The README's Python examples are true."""
+
+from __future__ import annotations
+
+import doctest
+from pathlib import Path
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_readme_examples_run() -> None:
+    result = doctest.testfile(
+        str(README), module_relative=False, optionflags=doctest.ELLIPSIS, globs={}
+    )
+    assert result.attempted >= 8 and result.failed == 0
