@@ -330,37 +330,24 @@ class Narrator:
         self._round: Any = None
 
     def __call__(self, before: State, action: Action, after: State) -> None:
-        from rich.text import Text
 
         from aceydeucey.inbetween.ui import event_text, table_view
 
         obs = after.observation(self.viewer if self.viewer is not None else 0)
         event = obs.get("last_event")
-        if not before.is_chance_node() and not before.is_terminal():
-            seat = before.current_player()
-            if not event or event.get("seat") != seat:
-                # The decision's own event was replaced by what it caused (the end of a
-                # round, of the session): say what was decided first.
-                self.out.print(
-                    Text("• ", style="dim")
-                    + Text(t(_DOMAIN, "event.decision", self.lang, who=self.names[seat]))
-                    + Text(" " + str(action), style="bold")
-                )
-        if before.is_chance_node() and (not event or event.get("kind") != "settle"):
-            before_obs = before.observation(0)
-            if before_obs.get("phase") == "third":
-                # The third card's settlement was followed, in the same transition, by
-                # the end of the round: show the card and the bettor's balance change.
-                self._third_card(before_obs, str(action))
-        line = event_text(
-            event,
-            self.names,
-            self.lang,
-            posts=obs.get("posts") or (),
-            house=obs.get("bank") is not None,
-        )
-        if line is not None:
-            self.out.print(line)
+        # The transition's own event first, then what followed it automatically
+        # (a new round, a refilled pot, the end of the session).
+        events = [event, *event.get("after", [])] if event else []
+        for each in events:
+            line = event_text(
+                each,
+                self.names,
+                self.lang,
+                posts=obs.get("posts") or (),
+                house=obs.get("bank") is not None,
+            )
+            if line is not None:
+                self.out.print(line)
         if self.viewer is None and obs.get("round") != self._round and not after.is_terminal():
             self._round = obs.get("round")
             self.out.print(table_view(obs, self.names, self.lang, mark_seat=False))
@@ -372,69 +359,6 @@ class Narrator:
         obs = state.observation(self.viewer if self.viewer is not None else 0)
         self._round = obs.get("round")
         self.out.print(table_view(obs, self.names, self.lang, mark_seat=self.viewer is not None))
-
-    def _third_card(self, before: dict[str, Any], card: str) -> None:
-        """Narrate a third card whose ``settle`` event was replaced by a later one.
-
-        The outcome comes from the engine's own settlement functions, fed with the
-        stakes that the observation before the card shows.
-        """
-        from rich.text import Text
-
-        from aceydeucey.inbetween.ui import card_text, event_text
-
-        event = _settle_event(before, card)
-        if event is not None:
-            line = event_text(event, self.names, self.lang)
-            if line is not None:
-                self.out.print(line)
-                return
-        line = Text("• ", style="dim")
-        line.append(t(_DOMAIN, "event.settle_all", self.lang) + " ")
-        line.append_text(card_text(card))
-        self.out.print(line)
-
-
-def _settle_event(before: dict[str, Any], card: str) -> dict[str, Any] | None:
-    """The ``settle`` event the engine would show for the third ``card`` (or None).
-
-    A pot game settles the bet named by the observation's last event; a house game
-    (Red Dog) settles every seat's bet against the common posts.
-    """
-    from aceydeucey.cards import Card
-    from aceydeucey.inbetween.rules import Rules
-    from aceydeucey.inbetween.settle import Settlement, post_ranks, settle, settle_trips
-
-    bet = before.get("last_event") or {}
-    try:
-        rules = Rules.from_dict(before["rules"])
-        third = Card.from_text(card).rank
-        gap = int(before.get("gap") or 1)
-        posts = [Card.from_text(c) for c in before.get("posts") or []][gap - 1 : gap + 1]
-        if len(posts) != 2:
-            return None
-        ranks = post_ranks(posts[0], posts[1], bool(before.get("ace_low")) and gap == 1)
-        result: Settlement
-        if rules.banking == "house":
-            if ranks[0] == ranks[1]:
-                result = settle_trips(rules, ranks[0], third)
-            else:
-                result = settle(rules, ranks, "between", third)
-            deltas = [result.delta(int(b)) for b in before.get("bets") or []]
-            return {"kind": "settle", "third": card, "outcome": result.outcome, "deltas": deltas}
-        if bet.get("kind") != "bet":
-            return None
-        result = settle(rules, ranks, bet["call"], third, second_gap=gap == 2)
-        delta = result.delta(int(bet["stake"]))
-    except (AceyDeuceyError, KeyError, TypeError, ValueError):
-        return None
-    return {
-        "kind": "settle",
-        "seat": bet["seat"],
-        "third": card,
-        "outcome": result.outcome,
-        "delta": delta,
-    }
 
 
 # -- helpers --------------------------------------------------------------------
