@@ -300,14 +300,16 @@ def analyze_command(
         return t("aces", key, language, **values)
 
     rules = game.rules
-    table = RichTable(
-        title=say(
+    console.print(
+        say(
             "analysis.title",
             players=rules.players,
             finish=rules.finish,
             chips=rules.starting_chips,
-        )
+        ),
+        style="bold",
     )
+    table = RichTable()
     table.add_column(say("analysis.seat"), justify="right")
     table.add_column(say("analysis.win"), justify="right")
     if solution.win_probability_exact is not None:
