@@ -217,7 +217,7 @@ class RulesBase:
         where None is accepted, ``"6,4,2,1"`` → ``(6, 4, 2, 1)`` for a tuple; text
         that fits no type is returned unchanged, so validation names the problem.
         """
-        accepted = cls.option_names() + [cls.PRESET_KEY]
+        accepted = [*cls.option_names(), cls.PRESET_KEY]
         if name not in accepted:
             raise RulesError(
                 f"unknown option {name!r} for {cls.GAME}; accepted: {', '.join(accepted)}"
