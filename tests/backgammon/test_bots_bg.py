@@ -212,3 +212,14 @@ def test_greedy_beats_random(variant: str) -> None:
     wins, points = greedy_wins(variant, 40)
     assert wins >= 32, (wins, points)
     assert points > 0
+
+
+def test_greedy_bot_reads_house_rules_from_the_observation() -> None:
+    # The observation states every option, so a bot that reads only observations
+    # plays under the table's rules, not its variant's defaults.
+    from aceydeucey.backgammon.bots import rules_of
+    from aceydeucey.core.registry import load_game
+
+    game = load_game("backgammon", bearoff_rule="exact_only", acey_chain_limit=1)
+    obs = game.new_initial_state().observation(0)
+    assert rules_of(obs) == game.rules

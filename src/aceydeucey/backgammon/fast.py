@@ -101,6 +101,7 @@ __all__ = [
     "Generator",
     "flip_board",
     "game_params",
+    "generate_rows",
     "move_params",
     "play_games",
     "trace_game",
@@ -238,6 +239,21 @@ class Generator:
         self._work = np.zeros((5, WORDS), dtype=np.int64)
         self._aux = np.zeros(32, dtype=np.int64)
         self._rows = np.zeros((_CAP, ROW), dtype=np.int8)
+
+    @property
+    def work_space(self) -> tuple[np.ndarray[Any, Any], ...]:
+        """The arrays :func:`generate_rows` takes after ``(board, dice, params)``; the last
+        holds the rows."""
+        return (
+            self._pos,
+            self._moves,
+            self._meta,
+            self._table,
+            self._keep,
+            self._work,
+            self._aux,
+            self._rows,
+        )
 
     def packed(
         self,
@@ -689,6 +705,12 @@ def _generate_rows(
             rows[j, ROW_PATH + c] = moves[i, c]
         rows[j, ROW_HIGH] = meta[i, 2]
     return k, best
+
+
+#: the kernel of :meth:`Generator.packed`, for callers that keep their own work space:
+#: ``generate_rows(board, dice, params, *generator.work_space) -> (n, used)``, the ``n``
+#: plays left in the first ``n`` rows of the last work-space array (-1: overflow)
+generate_rows = _generate_rows
 
 
 # =============================================================================

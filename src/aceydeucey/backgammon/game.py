@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from typing import Any, ClassVar
@@ -44,6 +45,7 @@ from aceydeucey.backgammon.board import (
     off_board_start,
     standard_start,
 )
+from aceydeucey.backgammon.generate import flipped_result, play_ends_game
 from aceydeucey.backgammon.moves import explain_steps, match_play
 from aceydeucey.backgammon.notation import (
     DoubleChoice,
@@ -69,6 +71,21 @@ _ROLLS: list[tuple[Action, Fraction]] = [
 _OPENINGS: list[tuple[Action, Fraction]] = [
     (Opening(a, b), Fraction(1, 30)) for a in range(1, 7) for b in range(1, 7) if a != b
 ]
+#: the roll outcomes' actions, shared (a roll node's ``legal_actions()``)
+_ROLL_ACTIONS: list[Action] = [action for action, _ in _ROLLS]
+#: identities of those shared actions: an action that is one of them is legal at a roll node
+_ROLL_IDS = frozenset(id(action) for action in _ROLL_ACTIONS)
+#: per shared roll outcome (by identity): its dice in hand and its event for each mover
+_ROLL_EVENTS: dict[int, tuple[tuple[int, ...], tuple[tuple[tuple[str, Any], ...], ...]]] = {
+    id(roll): (
+        roll.dice,
+        tuple(
+            (("type", "roll"), ("seat", seat), ("dice", (roll.high, roll.low))) for seat in (0, 1)
+        ),
+    )
+    for roll, _ in _ROLLS
+    if isinstance(roll, Roll)
+}
 _DOUBLES: list[DoubleChoice] = [DoubleChoice(d) for d in range(6, 0, -1)]
 _ROLLED_DOUBLES: list[tuple[Action, Fraction]] = [(d, Fraction(1, 6)) for d in _DOUBLES]
 
@@ -180,7 +197,7 @@ class BackgammonState(State):
 
     def player_actions(self) -> list[Play] | list[DoubleChoice]:
         if self.phase == "play":
-            return self.plays
+            return self._plays()
         if self.phase == "double" and self.game.rules.acey_doubles_choice == "named":
             return _DOUBLES
         return []
@@ -188,15 +205,28 @@ class BackgammonState(State):
     @cached_property
     def plays(self) -> list[Play]:
         """The legal plays of the dice in hand (empty outside the play phase)."""
+        return self._plays()
+
+    def _plays(self) -> list[Play]:
+        """``plays``, computed once per state (kept where ``cached_property`` keeps it)."""
+        cache = self.__dict__
+        plays: list[Play] | None = cache.get("plays")
+        if plays is not None:
+            return plays
         if self.phase != "play":
-            return []
-        return generate.legal_plays(
-            self.position,
-            self.dice,
-            self.game.rules,
-            may_enter=self.gates[self.mover],
-            may_reenter=self._may_reenter(),
-        )
+            plays = []
+        else:
+            rules = self.game.rules
+            dice = self.dice
+            plays = generate.legal_plays(
+                self.position,
+                dice,
+                rules,
+                may_enter=self.gates[self.mover],
+                may_reenter=rules.bar_reentry_gate == "none" or _is_special(dice),
+            )
+        cache["plays"] = plays
+        return plays
 
     def _may_reenter(self) -> bool:
         return self.game.rules.bar_reentry_gate == "none" or _is_special(self.dice)
@@ -246,9 +276,58 @@ class BackgammonState(State):
             return "the game is over"
         return f"no checkers move now: waiting for {self._who()}"
 
+    # -- fast paths (same results as the base class, fewer calls) ---------------------
+    def is_chance_node(self) -> bool:
+        phase = self.phase
+        if phase == "roll" or phase == "opening":
+            return True
+        return phase == "double" and self.game.rules.acey_doubles_choice == "rolled"
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def legal_actions(self) -> Sequence[Action]:
+        phase = self.phase
+        if phase == "play":
+            return self._plays()
+        if phase == "roll":
+            return _ROLL_ACTIONS
+        return super().legal_actions()
+
+    def _check_legal(self, action: Action) -> None:
+        phase = self.phase
+        if phase == "play":
+            if action in self._plays():
+                return
+        elif phase == "roll" and id(action) in _ROLL_IDS:
+            return
+        super()._check_legal(action)
+
+    def apply(self, action: Action | str, *, seat: int | None = None) -> BackgammonState:
+        if seat is None:  # the common cases first: one of the listed plays, a shared roll
+            phase = self.phase
+            if phase == "play":
+                if isinstance(action, Play) and action in self._plays():
+                    return self._after_play(action)
+            elif phase == "roll":
+                known = _ROLL_EVENTS.get(id(action))
+                if known is not None:
+                    return self._rolled(known[0], known[1][self.mover])
+        after = super().apply(action, seat=seat)
+        assert isinstance(after, BackgammonState)
+        return after
+
     # -- transition -----------------------------------------------------------------
     def _apply(self, action: Action) -> BackgammonState:
+        if self.phase == "play":
+            assert isinstance(action, Play)
+            return self._after_play(action)
         rules = self.game.rules
+        if isinstance(action, Roll):
+            return self._rolled(
+                action.dice,
+                (("type", "roll"), ("seat", self.mover), ("dice", (action.high, action.low))),
+            )
         if isinstance(action, Opening):
             first = action.first
             start = self.position if first == 0 else self.position.flip()
@@ -256,102 +335,177 @@ class BackgammonState(State):
             if rules.opening == "use_opening_dice":
                 dice = (max(action.die0, action.die1), min(action.die0, action.die1))
                 gates = _open_gate(self.gates, first, dice, rules)
-                return replace(
-                    self,
-                    phase="play",
-                    mover=first,
-                    position=start,
-                    dice=dice,
-                    kind="roll",
-                    gates=gates,
-                    last_event=event,
+                return _make(
+                    self.game,
+                    "play",
+                    first,
+                    start,
+                    dice,
+                    "roll",
+                    self.chain,
+                    gates,
+                    self.extra,
+                    self.winner,
+                    event,
                 )
-            return replace(self, phase="roll", mover=first, position=start, last_event=event)
-        if isinstance(action, Roll):
-            rolled = action.dice
-            return replace(
-                self,
-                phase="play",
-                dice=rolled,
-                kind="roll",
-                extra=False,
-                gates=_open_gate(self.gates, self.mover, rolled, rules),
-                last_event=(
-                    ("type", "roll"),
-                    ("seat", self.mover),
-                    ("dice", (action.high, action.low)),
-                ),
+            return _make(
+                self.game,
+                "roll",
+                first,
+                start,
+                self.dice,
+                self.kind,
+                self.chain,
+                self.gates,
+                self.extra,
+                self.winner,
+                event,
             )
-        if isinstance(action, DoubleChoice):
-            return replace(
-                self,
-                phase="play",
-                dice=(action.value,) * 4,
-                kind="named",
-                last_event=(("type", "double"), ("seat", self.mover), ("value", action.value)),
-            )
-        assert isinstance(action, Play)
-        return self._after_play(action)
+        assert isinstance(action, DoubleChoice)
+        return _make(
+            self.game,
+            "play",
+            self.mover,
+            self.position,
+            (action.value,) * 4,
+            "named",
+            self.chain,
+            self.gates,
+            self.extra,
+            self.winner,
+            (("type", "double"), ("seat", self.mover), ("value", action.value)),
+        )
+
+    def _rolled(
+        self, rolled: tuple[int, ...], event: tuple[tuple[str, Any], ...]
+    ) -> BackgammonState:
+        """The play node after the roll of ``rolled`` (the dice in hand)."""
+        mover = self.mover
+        gates = self.gates
+        if not gates[mover]:
+            gates = _open_gate(gates, mover, rolled, self.game.rules)
+        return _make(
+            self.game,
+            "play",
+            mover,
+            self.position,
+            rolled,
+            "roll",
+            self.chain,
+            gates,
+            False,
+            self.winner,
+            event,
+        )
 
     def _after_play(self, play: Play) -> BackgammonState:
         rules = self.game.rules
-        pos = play.result
-        hits = sum(1 for m in play.moves if m.hit)
-        event: tuple[tuple[str, Any], ...] = (
-            ("type", "play"),
-            ("seat", self.mover),
-            ("play", str(play)),
-            ("dice", self.dice),
-            ("kind", self.kind),
-            ("hits", hits),
-            ("unused", play.unused),
+        game, mover, kind, dice, chain, gates = (
+            self.game,
+            self.mover,
+            self.kind,
+            self.dice,
+            self.chain,
+            self.gates,
         )
-        if pos.off[0] == CHECKERS:
-            return replace(
-                self,
-                phase="over",
-                position=pos,
-                dice=(),
-                kind="",
-                winner=self.mover,
-                last_event=event,
+        unused = play.unused
+        # the play itself is kept: its text and hits are written out by observation()
+        event = (("type", "play"), ("seat", mover), ("play", play), ("dice", dice), ("kind", kind))
+        if play_ends_game(play):
+            return _make(
+                game, "over", mover, play.result, (), "", chain, gates, self.extra, mover, event
             )
-        full = not play.unused
-        kind, dice = self.kind, self.dice
-        same = replace(self, position=pos, dice=(), kind="", last_event=event)
+        full = not unused
         if kind == "roll":
             if rules.acey_deucey and dice == (2, 1):
                 limit = rules.acey_chain_limit
                 earned = full or not rules.acey_requires_both_played
-                if earned and (limit is None or self.chain < limit):
-                    return replace(same, phase="double", chain=self.chain + 1)
+                if earned and (limit is None or chain < limit):
+                    return _make(
+                        game,
+                        "double",
+                        mover,
+                        play.result,
+                        (),
+                        "",
+                        chain + 1,
+                        gates,
+                        self.extra,
+                        self.winner,
+                        event,
+                    )
             elif len(dice) == 4:
                 if rules.doubles_plus_complement and full:
-                    return replace(same, phase="play", dice=(7 - dice[0],) * 4, kind="complement")
+                    return _make(
+                        game,
+                        "play",
+                        mover,
+                        play.result,
+                        (7 - dice[0],) * 4,
+                        "complement",
+                        chain,
+                        gates,
+                        self.extra,
+                        self.winner,
+                        event,
+                    )
                 if _extra_roll(rules.natural_doubles_extra_roll, full):
-                    return replace(same, phase="roll", extra=True)
+                    return _make(
+                        game,
+                        "roll",
+                        mover,
+                        play.result,
+                        (),
+                        "",
+                        chain,
+                        gates,
+                        True,
+                        self.winner,
+                        event,
+                    )
         elif kind == "named":
             if full or not rules.acey_reroll_requires_full_doubles:
-                return replace(same, phase="roll", extra=True)
+                return _make(
+                    game, "roll", mover, play.result, (), "", chain, gates, True, self.winner, event
+                )
         elif kind == "complement":
             if _extra_roll(rules.natural_doubles_extra_roll, full):
-                return replace(same, phase="roll", extra=True)
+                return _make(
+                    game, "roll", mover, play.result, (), "", chain, gates, True, self.winner, event
+                )
         elif kind == "remainder":
-            return replace(same, phase="roll", extra=False, chain=0)
-        other = 1 - self.mover
-        gated = not self.gates[self.mover] or (self.position.bar[0] > 0 and not self._may_reenter())
-        if not full and rules.unplayable_remainder == "to_opponent" and not gated:
-            return replace(
-                same,
-                phase="play",
-                mover=other,
-                position=pos.flip(),
-                dice=play.unused,
-                kind="remainder",
-                chain=0,
-                extra=False,
+            return _make(
+                game, "roll", mover, play.result, (), "", 0, gates, False, self.winner, event
             )
-        return replace(same, phase="roll", mover=other, position=pos.flip(), chain=0, extra=False)
+        if not full and rules.unplayable_remainder == "to_opponent":
+            gated = not gates[mover] or (self.position.bar[0] > 0 and not self._may_reenter())
+            if not gated:
+                return _make(
+                    game,
+                    "play",
+                    1 - mover,
+                    flipped_result(play),
+                    unused,
+                    "remainder",
+                    0,
+                    gates,
+                    False,
+                    self.winner,
+                    event,
+                )
+        return _make(
+            game,
+            "roll",
+            1 - mover,
+            flipped_result(play),
+            (),
+            "",
+            0,
+            gates,
+            False,
+            self.winner,
+            event,
+        )
 
     # -- results --------------------------------------------------------------------
     def returns(self) -> tuple[Fraction, ...]:
@@ -410,10 +564,11 @@ class BackgammonState(State):
             "reroll_pending": reroll,
             "chain": self.chain,
             "entry_gate_passed": [self.gates[seat], self.gates[1 - seat]],
-            "last_event": {k: list(v) if isinstance(v, tuple) else v for k, v in self.last_event},
+            "last_event": _event_dict(self.last_event),
             "legal_actions": (
                 [str(a) for a in self.player_actions()] if seat == self.current_player() else []
             ),
+            "rules": rules.to_dict(),
         }
         if self.phase == "over":
             obs["returns"] = [str(r) for r in self.returns()]
@@ -536,6 +691,60 @@ def render_ascii(state: BackgammonState) -> str:
 
 
 # -- helpers ---------------------------------------------------------------------------
+
+_new_object = object.__new__
+_set_attribute = object.__setattr__
+
+
+def _make(
+    game: BackgammonGame,
+    phase: str,
+    mover: int,
+    position: Position,
+    dice: tuple[int, ...],
+    kind: str,
+    chain: int,
+    gates: tuple[bool, bool],
+    extra: bool,
+    winner: int,
+    last_event: tuple[tuple[str, Any], ...],
+) -> BackgammonState:
+    """``BackgammonState(...)`` for the engine's own transitions: the same value, built directly."""
+    state: BackgammonState = _new_object(BackgammonState)
+    _set_attribute(
+        state,
+        "__dict__",
+        {
+            "game": game,
+            "phase": phase,
+            "mover": mover,
+            "position": position,
+            "dice": dice,
+            "kind": kind,
+            "chain": chain,
+            "gates": gates,
+            "extra": extra,
+            "winner": winner,
+            "last_event": last_event,
+        },
+    )
+    return state
+
+
+def _event_dict(event: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+    """The observation's ``last_event``: a play is written out (text, hits, dice left unused)."""
+    out: dict[str, Any] = {}
+    play: Play | None = None
+    for key, value in event:
+        if key == "play":
+            play = value
+            out[key] = str(value)
+        else:
+            out[key] = list(value) if isinstance(value, tuple) else value
+    if play is not None:
+        out["hits"] = sum(1 for m in play.moves if m.hit)
+        out["unused"] = list(play.unused)
+    return out
 
 
 def _is_special(dice: tuple[int, ...]) -> bool:

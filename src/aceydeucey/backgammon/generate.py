@@ -10,7 +10,10 @@ dice to play), which goes to the reference.
 The kernel's work space is per thread, so threads may generate plays at once.
 The plays it returns are lazy: a play keeps a row of the kernel's output and
 builds its ``result`` :class:`Position` and its ``moves`` only when asked, so
-listing a roll's 20 plays costs little more than the kernel.  They behave as
+listing a roll's 20 plays costs little more than the kernel (each play is made
+by a C-level constructor, no Python code per play).  :func:`flipped_result`
+and :func:`play_ends_game` read a play's row directly, for the game's
+transition.  They behave as
 ordinary :class:`Play` values (equal when their results are, same hash), and
 the returned list answers ``play in plays`` for its own plays at once.
 ``tests/backgammon/test_fast.py`` holds the two generators to agreement.
@@ -21,16 +24,17 @@ from __future__ import annotations
 import struct
 import threading
 from collections.abc import Sequence
+from itertools import repeat
 from typing import Any
 
 import numpy as np
 
 from aceydeucey.backgammon import fast, moves
-from aceydeucey.backgammon.board import Position
+from aceydeucey.backgammon.board import CHECKERS, Position, make_position
 from aceydeucey.backgammon.notation import Move, Play, format_moves, point_text
 from aceydeucey.backgammon.rules import BackgammonRules
 
-__all__ = ["fast_params", "is_fast", "legal_plays", "to_board"]
+__all__ = ["fast_params", "flipped_result", "is_fast", "legal_plays", "play_ends_game", "to_board"]
 
 
 def legal_plays(
@@ -53,16 +57,39 @@ def legal_plays(
     if not ordered or not may_enter or (position.bar[0] and not may_reenter):
         return [Play((), position, ordered)]
     try:
-        generator, board_bytes, board = _LOCAL.tools
+        board_bytes, board, work, rows = _LOCAL.work
     except AttributeError:
-        generator, board_bytes, board = _LOCAL.tools = _tools()
+        board_bytes, board, work, rows = _LOCAL.work = _work_space()
     _PACK_INTO(
         board_bytes, 0, *position.points, *position.bar, *position.unentered, *position.off, 0, 0
     )
-    data, n, used = generator.packed(board, dice_array, _params(rules))
+    entry = _PARAMS.get(id(rules))  # _params(rules), inline
+    params = entry[1] if entry is not None and entry[0] is rules else _params(rules)
+    n, used = _GENERATE_ROWS(board, dice_array, params, *work)
+    if n < 0:
+        raise RuntimeError("fast move generation overflowed its result table")
     if used == 0:
         return [Play((), position, ordered)]
-    return _Plays(_Batch(data, n, _unused(ordered, used)))
+    return _Plays(_Batch(rows[: n * fast.ROW].tobytes(), n, _unused(ordered, used)))
+
+
+def flipped_result(play: Play) -> Position:
+    """``play.result.flip()``: the position after ``play`` from the other side."""
+    if not isinstance(play, _FastPlay):
+        return play.result.flip()
+    data = play[0].data
+    start = play[1] * fast.ROW
+    points = _POINTS(data[start : start + 24][::-1].translate(_NEGATED))
+    v = _COUNTS(data, start + 24)  # bar, unentered, off: (mover, opponent) each
+    return make_position(points, _PAIRS[v[1]][v[0]], _PAIRS[v[3]][v[2]], _PAIRS[v[5]][v[4]])
+
+
+def play_ends_game(play: Play) -> bool:
+    """Whether ``play`` bears off the mover's last checker."""
+    if not isinstance(play, _FastPlay):
+        return play.result.off[0] == CHECKERS
+    off: int = play[0].data[play[1] * fast.ROW + _OFF_SLOT]
+    return off == CHECKERS
 
 
 def is_fast(rules: BackgammonRules) -> bool:
@@ -111,20 +138,23 @@ class _Batch:
         self.unused = unused
 
 
-class _FastPlay(Play):
-    """A :class:`Play` whose moves and result are built from the batch on first use."""
+class _FastPlay(tuple[_Batch, int], Play):
+    """A :class:`Play` whose moves and result are built from the batch on first use.
 
-    def __init__(self, batch: _Batch, index: int) -> None:  # no dataclass fields set here
-        slots = self.__dict__
-        slots["_batch"] = batch
-        slots["_index"] = index
+    It is the pair ``(batch, row)`` underneath, so that a roll's plays are made
+    without running any Python code per play; the pair is not part of its
+    behaviour as a play (equality, hash, text, ``repr``, pickling, no ordering).
+    """
+
+    # built by tuple's constructor alone: Play's dataclass __init__ is not run
+    __init__ = object.__init__
 
     @property
     def result(self) -> Position:
         cached: Position | None = self.__dict__.get("_result")
         if cached is None:
-            v = _BOARD_ROW(self._batch.data, self._index * fast.ROW)
-            cached = Position(v[:24], v[24:26], v[26:28], v[28:30])
+            v = _BOARD_ROW(self[0].data, self[1] * fast.ROW)
+            cached = make_position(v[:24], v[24:26], v[26:28], v[28:30])
             self.__dict__["_result"] = cached
         return cached
 
@@ -132,7 +162,7 @@ class _FastPlay(Play):
     def moves(self) -> tuple[Move, ...]:
         cached: tuple[Move, ...] | None = self.__dict__.get("_moves")
         if cached is None:
-            path = _PATH_ROW(self._batch.data, self._index * fast.ROW + fast.ROW_PATH)
+            path = _PATH_ROW(self[0].data, self[1] * fast.ROW + fast.ROW_PATH)
             cached = tuple(
                 _MOVES[path[k]][path[k + 1]][path[k + 2]] for k in range(0, 12, 3) if path[k]
             )
@@ -140,11 +170,12 @@ class _FastPlay(Play):
         return cached
 
     def __str__(self) -> str:
-        start = self._index * fast.ROW + fast.ROW_PATH
-        path = _PATH_ROW(self._batch.data, start)
+        data = self[0].data
+        start = self[1] * fast.ROW + fast.ROW_PATH
+        path = _PATH_ROW(data, start)
         if not path[6]:  # one or two moves: written directly
             return _short_text(path)
-        key = self._batch.data[start : start + 12]
+        key = data[start : start + 12]
         text = _TEXTS.get(key)
         if text is None:
             text = format_moves(self.moves)
@@ -155,17 +186,25 @@ class _FastPlay(Play):
 
     @property
     def unused(self) -> tuple[int, ...]:
-        batch = self._batch
-        high = batch.data[self._index * fast.ROW + fast.ROW_HIGH]
+        batch = self[0]
+        high = batch.data[self[1] * fast.ROW + fast.ROW_HIGH]
         return batch.unused[0] if high else batch.unused[1]
 
     def __eq__(self, other: object) -> bool:
-        if type(other) is _FastPlay and other._batch is self._batch:
-            return other._index == self._index
+        if isinstance(other, _FastPlay) and other[0] is self[0]:
+            return bool(other[1] == self[1])
         return isinstance(other, Play) and other.result == self.result
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
 
     def __hash__(self) -> int:
         return hash(self.result)
+
+    def _unordered(self, other: object) -> Any:
+        return NotImplemented
+
+    __lt__ = __le__ = __gt__ = __ge__ = _unordered
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Play, (self.moves, self.result, self.unused))
@@ -173,20 +212,19 @@ class _FastPlay(Play):
     def __repr__(self) -> str:
         return f"Play(moves={self.moves!r}, result={self.result!r}, unused={self.unused!r})"
 
-    _batch: _Batch
-    _index: int
-
 
 class _Plays(list[Play]):
     """The plays of one batch; ``play in plays`` is immediate for the batch's own plays."""
 
+    __slots__ = ("_batch",)
+
     def __init__(self, batch: _Batch) -> None:
         n = batch.n
-        super().__init__(map(_FastPlay, [batch] * n, range(n)))
+        list.__init__(self, map(_FastPlay, zip(repeat(batch, n), range(n), strict=True)))
         self._batch = batch
 
     def __contains__(self, item: object) -> bool:
-        if type(item) is _FastPlay and item._batch is self._batch:
+        if isinstance(item, _FastPlay) and item[0] is self._batch:
             return True
         return list.__contains__(self, item)
 
@@ -195,6 +233,15 @@ class _Plays(list[Play]):
 
 #: per thread: a generator (its work space) and the board buffer handed to the kernel
 _LOCAL = threading.local()
+#: byte translation table of negation (two's complement)
+_NEGATED = bytes(-i & 0xFF for i in range(256))
+_POINTS = struct.Struct("24b").unpack
+_COUNTS = struct.Struct("6b").unpack_from
+_GENERATE_ROWS = fast.generate_rows
+#: every pair of checker counts, shared: _PAIRS[a][b] == (a, b)
+_PAIRS = [[(a, b) for b in range(CHECKERS + 1)] for a in range(CHECKERS + 1)]
+#: byte of the mover's borne-off count in a kernel row
+_OFF_SLOT = 28
 _PACK_INTO = struct.Struct(f"{fast.SLOTS}b").pack_into
 _BOARD_ROW = struct.Struct("30b").unpack_from
 _PATH_ROW = struct.Struct("12b").unpack_from
@@ -222,6 +269,15 @@ def _short_text(path: tuple[int, ...]) -> str:
     first = f"{_NAMES[a[0]]}/{_NAMES[a[1]]}{'*' if a[2] else ''}"
     second = f"{_NAMES[b[0]]}/{_NAMES[b[1]]}{'*' if b[2] else ''}"
     return f"{first}(2)" if first == second else f"{first} {second}"
+
+
+def _work_space() -> tuple[
+    bytearray, np.ndarray[Any, np.dtype[np.int8]], tuple[np.ndarray[Any, Any], ...], memoryview
+]:
+    """This thread's board buffer (bytes and array), kernel work space and rows (as bytes)."""
+    data = bytearray(fast.SLOTS)
+    work = fast.Generator().work_space
+    return data, np.frombuffer(data, dtype=np.int8), work, work[-1].data.cast("B")
 
 
 def _tools() -> tuple[fast.Generator, bytearray, np.ndarray[Any, np.dtype[np.int8]]]:

@@ -1,0 +1,121 @@
+"""The engine's shortcuts give the same values as the plain definitions.
+
+The contract loop avoids the dataclass constructors, keeps a roll's plays as
+pairs (batch, row) and reads a play's row directly when the turn passes.  These
+tests hold each shortcut to the readable way of computing the same thing, at
+play nodes of seeded random games.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import aceydeucey
+from aceydeucey.backgammon import generate
+from aceydeucey.backgammon.board import CHECKERS, Position, make_position
+from aceydeucey.backgammon.game import BackgammonState
+from aceydeucey.backgammon.notation import Play, Roll, format_moves
+from aceydeucey.core.errors import IllegalActionError
+
+
+def _nodes(variant: str, seed: int, count: int) -> list[BackgammonState]:
+    """Play nodes of a seeded random game of ``variant`` (new games until ``count``)."""
+    game = aceydeucey.load_game("backgammon", variant=variant)
+    rng = random.Random(seed)
+    nodes: list[BackgammonState] = []
+    state: Any = game.new_initial_state()
+    while len(nodes) < count:
+        if state.is_terminal():
+            state = game.new_initial_state()
+        if state.phase == "play":
+            nodes.append(state)
+        actions = state.legal_actions()
+        after = state.apply(actions[rng.randrange(len(actions))])
+        assert isinstance(after, BackgammonState)
+        state = after
+    return nodes
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(variant=st.sampled_from(["classic", "acey-deucey"]), seed=st.integers(0, 2**31))
+def test_a_plays_row_gives_its_result_flipped_and_whether_it_ends_the_game(
+    variant: str, seed: int
+) -> None:
+    # every listed play: the row read directly agrees with the built result
+    for state in _nodes(variant, seed, 30):
+        for play in state.legal_actions():
+            assert isinstance(play, Play)
+            assert generate.flipped_result(play) == play.result.flip()
+            assert generate.play_ends_game(play) == (play.result.off[0] == CHECKERS)
+
+
+def test_make_position_is_the_constructor_and_flip_is_an_involution() -> None:
+    # the unchecked builder gives an equal, equally hashed, still frozen Position
+    for state in _nodes("classic", 1, 40):
+        pos = state.position
+        built = make_position(pos.points, pos.bar, pos.unentered, pos.off)
+        assert built == Position(pos.points, pos.bar, pos.unentered, pos.off)
+        assert hash(built) == hash(pos) and repr(built) == repr(pos)
+        assert pos.flip().flip() == pos
+        assert pos.flip().points == tuple(-n for n in reversed(pos.points))
+        with pytest.raises(AttributeError):
+            built.bar = (1, 0)  # type: ignore[misc]
+
+
+def test_listed_plays_behave_as_plain_plays() -> None:
+    # equality and hash by result, text as format_moves, pickling and copying give a
+    # plain Play, and plays have no order (as the Play dataclass has none)
+    state = _nodes("classic", 2, 1)[0]
+    plays = list(state.legal_actions())
+    assert len(plays) > 1
+    for play in plays:
+        assert isinstance(play, Play)
+        plain = Play(play.moves, play.result, play.unused)
+        assert play == plain and plain == play and hash(play) == hash(plain)
+        assert str(play) == format_moves(play.moves) == str(plain)
+        assert repr(play) == repr(plain)
+        for clone in (pickle.loads(pickle.dumps(play)), copy.copy(play), copy.deepcopy(play)):
+            assert type(clone) is Play and clone == play and clone.unused == play.unused
+        assert plain in state.legal_actions()
+    assert plays[0] != plays[1]
+    assert (plays[0] == plays[1]) is False
+    with pytest.raises(TypeError):
+        sorted(plays)  # type: ignore[type-var]
+
+
+def test_a_rebuilt_roll_and_a_plain_play_are_applied_like_the_listed_ones() -> None:
+    # the roll outcome listed by the state and an equal Roll built anew; a listed
+    # play and the equal plain Play: same next state, same observation
+    game = aceydeucey.load_game("backgammon", variant="classic")
+    state = game.new_initial_state().apply("opening 5-3")
+    assert isinstance(state, BackgammonState)
+    play = state.legal_actions()[0]
+    assert isinstance(play, Play)
+    after = state.apply(play)
+    plain = state.apply(Play(play.moves, play.result, play.unused))
+    assert after == plain and after.observation(0) == plain.observation(0)
+    assert after.observation(1)["last_event"]["play"] == str(play)
+    shared = next(a for a in after.legal_actions() if str(a) == "6-6")
+    rolled, rebuilt = after.apply(shared), after.apply(Roll(6, 6))
+    assert rolled == rebuilt and rolled.observation(1) == rebuilt.observation(1)
+    assert rolled.dice == (6, 6, 6, 6)
+    assert rolled == after.apply("6-6", seat=-1)
+
+
+def test_a_play_of_another_state_is_refused_and_the_state_unchanged() -> None:
+    # plays are checked by membership: one listed at another node is illegal here
+    nodes = _nodes("classic", 3, 12)
+    first = nodes[0]
+    listed = {p.result for p in first.plays}
+    stranger: Any = next(p for n in nodes[1:] for p in n.plays if p.result not in listed)
+    before = first.state_id()
+    with pytest.raises(IllegalActionError):
+        first.apply(stranger)
+    assert first.state_id() == before
