@@ -12,6 +12,7 @@ both options.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from collections.abc import Mapping
@@ -80,6 +81,12 @@ def _describe_type(hint: Any) -> str:
     if hint is type(None):
         return "None"
     return getattr(hint, "__name__", str(hint))
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    """The resolved type hints of a Rules class (computed once: they are costly)."""
+    return typing.get_type_hints(cls)
 
 
 _TRUE = ("true", "yes", "on")
@@ -169,14 +176,14 @@ class RulesBase:
                 f"accepted: {', '.join(accepted)}"
             )
         values = {**cls.PRESETS[name].options, **options, cls.PRESET_KEY: name}
-        hints = typing.get_type_hints(cls)
+        hints = _hints(cls)
         for key, value in values.items():
             if isinstance(value, list) and typing.get_origin(hints.get(key)) is tuple:
                 values[key] = tuple(value)  # JSON and CLI give lists for tuple options
         return cls(**values)
 
     def __post_init__(self) -> None:
-        hints = typing.get_type_hints(type(self))
+        hints = _hints(type(self))
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
             value = getattr(self, f.name)
             hint = hints[f.name]
@@ -222,7 +229,7 @@ class RulesBase:
             raise RulesError(
                 f"unknown option {name!r} for {cls.GAME}; accepted: {', '.join(accepted)}"
             )
-        hint = typing.get_type_hints(cls)[name]
+        hint = _hints(cls)[name]
         try:
             return _coerce(text.strip(), hint)
         except ValueError:

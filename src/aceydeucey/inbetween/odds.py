@@ -117,28 +117,34 @@ def post_odds(
     ``ace_low`` calls a first-post ace low; ``rules`` (default: the guide) decides the
     stake multiples behind ``ev_per_chip``; ``call`` is ``higher``/``lower`` for pairs.
     """
-    rules = rules if rules is not None else Rules.resolve()
+    rules = rules if rules is not None else _default_rules()
     posts = (1 if (ace_low and first.rank == ACE) else first.rank, second.rank)
     left = unseen_ranks(decks, [first, second, *seen])
     total = sum(left.values())
     if total == 0:
         raise ValueError("no cards left to draw a third card from")
-    inside = outside = post = Fraction(0)
+    inside = post = 0  # counted in cards, divided once at the end
     low, high = sorted(posts)
     for rank, copies in left.items():
-        p = Fraction(copies, total)
         if rank in posts:
-            post += p
-        elif call == "higher":
-            inside, outside = (inside + p, outside) if rank > low else (inside, outside + p)
-        elif call == "lower":
-            inside, outside = (inside + p, outside) if rank < low else (inside, outside + p)
-        elif low < rank < high:
-            inside += p
-        else:
-            outside += p
+            post += copies
+        elif (
+            (rank > low)
+            if call == "higher"
+            else (rank < low)
+            if call == "lower"
+            else (low < rank < high)
+        ):
+            inside += copies
+    outside = total - inside - post
+    inside_p, outside_p, post_p = (Fraction(n, total) for n in (inside, outside, post))
     ev = expected_multiplier(rules, posts, call, left)
-    return PostOdds(inside=inside, outside=outside, post=post, ev_per_chip=ev)
+    return PostOdds(inside=inside_p, outside=outside_p, post=post_p, ev_per_chip=ev)
+
+
+@functools.cache
+def _default_rules() -> Rules:
+    return Rules.resolve()
 
 
 def action_values(observation: Mapping[str, Any]) -> dict[str, Fraction]:
