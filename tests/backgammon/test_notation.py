@@ -141,6 +141,9 @@ def test_illegal_plays_name_the_problem() -> None:
         state.parse_action("13/7")
     with pytest.raises(IllegalActionError, match="you cannot pass"):
         state.parse_action("pass")
+    # 6-5 moves one checker 5, 6 or 11 pips, never 4.
+    with pytest.raises(IllegalActionError, match="13/9: that is 4 pips, but the dice are 6-5"):
+        state.parse_action("13/9 13/7")
     assert state.state_id() == before
 
 

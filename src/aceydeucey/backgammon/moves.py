@@ -201,6 +201,10 @@ def explain_steps(
                 return f"{label}: you have no checker left to enter"
         elif pos.points[step.src - 1] <= 0:
             return f"{label}: no checker on point {step.src}"
+        if step.dst != OFF and dice:
+            distance = (25 if step.src in (BAR, STOCK) else step.src) - step.dst
+            if distance not in _reachable(dice):
+                return f"{label}: that is {distance} pips, but the dice are {dice_text}"
         if step.dst != OFF and pos.points[step.dst - 1] <= -2:
             return f"{label}: point {step.dst} is closed"
         if step.dst == OFF and not pos.all_home():
@@ -223,6 +227,14 @@ def explain_steps(
 
 #: Order of sources within a double: the bar first, then the stock, then points 24..1.
 _RANK = {BAR: 27, STOCK: 26}
+
+
+def _reachable(dice: Sequence[int]) -> set[int]:
+    """Every distance one checker can travel with some of ``dice`` (sums of sub-multisets)."""
+    sums: set[int] = {0}
+    for die in dice:
+        sums |= {total + die for total in sums}
+    return sums - {0}
 
 
 def _minus(dice: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, ...]:

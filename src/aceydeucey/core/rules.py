@@ -12,7 +12,6 @@ both options.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import types
 import typing
 from collections.abc import Mapping
@@ -83,10 +82,15 @@ def _describe_type(hint: Any) -> str:
     return getattr(hint, "__name__", str(hint))
 
 
-@functools.cache
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
 def _hints(cls: type) -> dict[str, Any]:
     """The resolved type hints of a Rules class (computed once: they are costly)."""
-    return typing.get_type_hints(cls)
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
 
 
 _TRUE = ("true", "yes", "on")
