@@ -157,6 +157,29 @@ def test_first_round_limit_half_pot() -> None:
     assert str(state.legal_actions()[-1]) == "bet 2"
 
 
+def test_round_limits_escalate_round_by_round_then_the_pot() -> None:
+    # Shemitz (SOURCES.md): 25c in the first round, 50c in the second, then "pot it".
+    # Two players, 100 chips, ante 1: the pot is 2 in round 1, 4 in round 2, 6 in round 3.
+    state = new(players=2, round_limits=(1, 3), starting_chips=100)
+    state = play(state, "2C", "3D", "AD")  # round 1, seat 1 holds 2C AD
+    assert str(state.legal_actions()[-1]) == "bet 1"
+    with pytest.raises(ValueError, match="bet 2: at most 1, the round-1 limit of 1"):
+        state.apply("bet 2")
+    state = play(state, "pass", "AH", "pass")  # seat 0 (the dealer) passes too
+    assert state.round == 2 and state.pot == 4
+    state = play(state, "2S", "3S", "KS")
+    assert str(state.legal_actions()[-1]) == "bet 3"
+    state = play(state, "pass", "KH", "pass")
+    assert state.round == 3 and state.pot == 6
+    state = play(state, "2H", "3H", "KC")
+    assert str(state.legal_actions()[-1]) == "bet 6"  # past the listed rounds: the pot
+
+
+def test_round_limits_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="'round_limits' = \\(2, 0\\): every limit"):
+        new(round_limits=(2, 0))
+
+
 def test_ante_to_play_a_pass_forfeits_the_ante() -> None:
     state = play(new(players=2, ante_to_play=True), "2C", "3D", "AD", "pass")
     assert state.chips[1] == 98 and state.pot == 3

@@ -140,6 +140,12 @@ def test_stake_cap_sentence_follows_the_option() -> None:
     assert "your chips divided by 3" in flat(sheet(post_multiplier=3))
 
 
+def test_round_limits_are_stated_in_both_languages() -> None:
+    assert "at most 1, 2, 4 in rounds 1 to 3" in flat(sheet(round_limits=(1, 2, 4)))
+    assert "de 1, 2, 4 nas voltas 1 a 3" in flat(sheet(lang="pt", round_limits=(1, 2, 4)))
+    assert "Escalating" not in flat(sheet())
+
+
 def test_first_round_limit_is_stated() -> None:
     # SOURCES.md: many house games limit first-round bets to half the pot.
     assert "at most half the pot" in flat(sheet(first_round_limit="half-pot"))

@@ -555,7 +555,7 @@ class InBetweenState(State):
             call,
             chips=self.chips[seat],
             pot=self.pot,
-            first_round=self.round == 1,
+            round_number=self.round,
             second_gap=self.gap == 2,
         )
 
@@ -572,6 +572,8 @@ class InBetweenState(State):
             return f"your {chips} chips must cover a loss of {loss} stakes"
         if rules.stake_cap == "chips" and top == chips:
             return f"your {chips} chips"
+        if 1 <= self.round <= len(rules.round_limits) and top == rules.round_limits[self.round - 1]:
+            return f"the round-{self.round} limit of {top}"
         return f"the first-round limit ({rules.first_round_limit})"
 
     def _can_split(self, seat: int) -> bool:

@@ -183,11 +183,13 @@ def action_values(observation: Mapping[str, Any]) -> dict[str, Fraction]:
     pass_value = Fraction(-rules.ante) if rules.ante_to_play else Fraction(0)
     chips = int(observation["chips"][seat])
     pot = int(observation["pot"])
-    first_round = int(observation["round"]) == 1
+    round_number = int(observation["round"])
 
     def bet_value(posts: tuple[int, int], call: Call, cards: Mapping[int, int]) -> Fraction:
         """The best of passing and the best affordable stake on ``posts``."""
-        limits = stake_limits(rules, posts, call, chips=chips, pot=pot, first_round=first_round)
+        limits = stake_limits(
+            rules, posts, call, chips=chips, pot=pot, round_number=round_number
+        )
         best = pass_value
         if limits is not None and any(v > 0 for v in cards.values()):
             m = expected_multiplier(rules, posts, call, cards)

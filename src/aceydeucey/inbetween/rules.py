@@ -42,6 +42,7 @@ The engine reads options only; it never looks at the preset's name.  Option name
                      ``none`` (the pot only; debts allowed)
 ``min_stake``        ``one`` chip or the ``ante``
 ``first_round_limit``  the most one may stake in the first round: ``pot``, ``half-pot``, ``ante``
+``round_limits``       escalating limits: the most one may stake in rounds 1, 2, ... (then the pot)
 ``ante_to_play``     each player antes at their turn; passing or adjacent posts forfeit it
 ``hidden``           both cards face down; a pass folds without showing them
 ``empty_pot``        ``end`` the session, ``replenish`` (everyone antes again) or
@@ -225,6 +226,11 @@ class InBetweenRules(RulesBase):
         help="largest stake in the first round",
         source="SOURCES.md",
     )
+    round_limits: tuple[int, ...] = option(
+        (),
+        help="escalating limits: the largest stake in rounds 1, 2, ... (later rounds: the pot)",
+        source="SOURCES.md: Shemitz (25c, 50c, $1 in the first three rounds, then 'pot it')",
+    )
     ante_to_play: bool = option(False, help="ante at one's turn; a pass forfeits it", source=_S002)
     hidden: bool = option(False, help="both cards face down", source=_S001)
     empty_pot: Literal["end", "replenish", "next-dealer"] = option(
@@ -250,6 +256,8 @@ class InBetweenRules(RulesBase):
             raise RulesError(f"inbetween: {message}")
 
         house = self.banking == "house"
+        if any(limit < 1 for limit in self.round_limits):
+            bad(f"option 'round_limits' = {self.round_limits}: every limit must be at least 1")
         if isinstance(self.dealer, int) and self.dealer >= n:
             bad(f"option 'dealer' = {self.dealer} is not a seat with players={n}")
         if n < 2 and not house:

@@ -138,22 +138,26 @@ def stake_limits(
     *,
     chips: int,
     pot: int,
-    first_round: bool,
+    round_number: int,
     second_gap: bool = False,
 ) -> tuple[int, int] | None:
     """The smallest and largest stake allowed, or None when no stake is affordable.
 
     The stake is at least 1 (or the ante with ``min_stake="ante"``, and on the second gap of
-    three posts), at most the pot (``first_round_limit`` in the first round), and with
+    three posts), at most the pot (``first_round_limit`` in the first round, ``round_limits``
+    in the rounds they name; ``round_number`` counts from 1), and with
     ``stake_cap="cover"`` small enough that the worst loss stays payable: under the guide
     that is half one's chips, rounded down.
     """
     low = rules.ante if (rules.min_stake == "ante" or second_gap) else 1
     high = pot
+    first_round = round_number == 1
     if first_round and rules.first_round_limit == "half-pot":
         high = min(high, pot // 2)
     elif first_round and rules.first_round_limit == "ante":
         high = min(high, rules.ante)
+    if 1 <= round_number <= len(rules.round_limits):
+        high = min(high, rules.round_limits[round_number - 1])
     if rules.stake_cap == "cover":
         high = min(high, max(chips, 0) // worst_loss(rules, posts, call, second_gap=second_gap))
     elif rules.stake_cap == "chips":

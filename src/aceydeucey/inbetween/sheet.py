@@ -146,6 +146,9 @@ def _bet(r: Rules, lang: str) -> list[str]:
         first.append(_t("sheet.first_round.half_pot", lang))
     elif r.first_round_limit == "ante":
         first.append(_t("sheet.first_round.ante", lang, ante=r.ante))
+    if r.round_limits:
+        limits = ", ".join(str(limit) for limit in r.round_limits)
+        first.append(_t("sheet.round_limits", lang, limits=limits, n=len(r.round_limits)))
     first.append(_cap_sentence(r, lang))
     first.append(_t("sheet.no_stake", lang))
     second = [_t("sheet.settle.inside", lang), _t("sheet.settle.outside", lang)]
