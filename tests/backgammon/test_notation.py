@@ -144,6 +144,9 @@ def test_illegal_plays_name_the_problem() -> None:
     # 6-5 moves one checker 5, 6 or 11 pips, never 4.
     with pytest.raises(IllegalActionError, match="13/9: that is 4 pips, but the dice are 6-5"):
         state.parse_action("13/9 13/7")
+    # Each step uses up its dice: after 13/7 only the 5 is left.
+    with pytest.raises(IllegalActionError, match="8/2: that is 6 pips, but the dice left are 5"):
+        state.parse_action("13/7 8/2")
     assert state.state_id() == before
 
 

@@ -29,6 +29,7 @@ result is exactly one empty play (``pass``).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 
 from aceydeucey.backgammon.board import BAR, OFF, STOCK, Position
@@ -189,6 +190,7 @@ def explain_steps(
     if not steps:
         return f"you cannot pass: a legal play exists (e.g. {plays[0]})"
     pos = position
+    left = list(dice)  # dice not yet used by the steps checked so far
     for step in steps:
         label = str(Move(step.src, step.dst))
         if step.src == BAR:
@@ -203,8 +205,14 @@ def explain_steps(
             return f"{label}: no checker on point {step.src}"
         if step.dst != OFF and dice:
             distance = (25 if step.src in (BAR, STOCK) else step.src) - step.dst
-            if distance not in _reachable(dice):
-                return f"{label}: that is {distance} pips, but the dice are {dice_text}"
+            used = _covering(left, distance)
+            if used is None:
+                if len(left) == len(dice):
+                    return f"{label}: that is {distance} pips, but the dice are {dice_text}"
+                rest = "-".join(str(d) for d in sorted(left, reverse=True)) or "none"
+                return f"{label}: that is {distance} pips, but the dice left are {rest}"
+            for die in used:
+                left.remove(die)
         if step.dst != OFF and pos.points[step.dst - 1] <= -2:
             return f"{label}: point {step.dst} is closed"
         if step.dst == OFF and not pos.all_home():
@@ -229,12 +237,13 @@ def explain_steps(
 _RANK = {BAR: 27, STOCK: 26}
 
 
-def _reachable(dice: Sequence[int]) -> set[int]:
-    """Every distance one checker can travel with some of ``dice`` (sums of sub-multisets)."""
-    sums: set[int] = {0}
-    for die in dice:
-        sums |= {total + die for total in sums}
-    return sums - {0}
+def _covering(dice: Sequence[int], distance: int) -> tuple[int, ...] | None:
+    """The fewest of ``dice`` whose pips add up to ``distance`` (one checker's move), or None."""
+    for count in range(1, len(dice) + 1):
+        for chosen in itertools.combinations(dice, count):
+            if sum(chosen) == distance:
+                return chosen
+    return None
 
 
 def _minus(dice: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, ...]:

@@ -187,9 +187,7 @@ def action_values(observation: Mapping[str, Any]) -> dict[str, Fraction]:
 
     def bet_value(posts: tuple[int, int], call: Call, cards: Mapping[int, int]) -> Fraction:
         """The best of passing and the best affordable stake on ``posts``."""
-        limits = stake_limits(
-            rules, posts, call, chips=chips, pot=pot, round_number=round_number
-        )
+        limits = stake_limits(rules, posts, call, chips=chips, pot=pot, round_number=round_number)
         best = pass_value
         if limits is not None and any(v > 0 for v in cards.values()):
             m = expected_multiplier(rules, posts, call, cards)
