@@ -99,10 +99,10 @@ def engine_solution(rules: AcesRules) -> tuple[np.ndarray, float]:
     a = np.eye(size)
     b = np.zeros((size, n + 1))
     for i in range(size):
-        for j, p in edges[i]:
-            a[i, j] -= p
-        for w, p in wins[i]:
-            b[i, w] += p
+        for j, q in edges[i]:
+            a[i, j] -= q
+        for w, q in wins[i]:
+            b[i, w] += q
         b[i, n] = 1.0  # one throw from every state
     x = np.linalg.solve(a, b)
     return x[0, :n], float(x[0, n])

@@ -119,7 +119,7 @@ def test_states_are_immutable_and_hashable() -> None:
     b = game().first_turn(0).apply("4-2")
     assert a == b and hash(a) == hash(b)  # same position; the narration is not compared
     with pytest.raises(AttributeError):
-        a.position = None  # type: ignore[misc]
+        a.position = None  # type: ignore[attr-defined]
 
 
 def test_inconsistent_hand_made_positions_are_refused() -> None:

@@ -243,7 +243,7 @@ def test_the_winner_collects_the_pot() -> None:
     # "the winner collects whatever has piled up in the middle": net result is the pot
     # (7 chips) plus the last chip, less the 2 the winner put in; the others lose their 2.
     state = throw(finish_state(4, holder=3), "2-2", "3-3", "4-4")
-    assert state.returns() == (-2, -2, -2, 6)
+    assert state.returns() == tuple(map(Fraction, (-2, -2, -2, 6)))
     assert sum(state.returns()) == 0
 
 
@@ -283,7 +283,7 @@ def test_one_holder_clean_rolls_win_the_pot_and_the_chips_kept() -> None:
     g = game(3, finish="one-holder")
     state = throw(g.state_at((0, 4, 0), 2, 1, phase="finish"), "1-1", "2-3", "5-4")
     assert state.winner == 1
-    assert state.returns() == (-2, 4, -2)
+    assert state.returns() == tuple(map(Fraction, (-2, 4, -2)))
 
 
 def test_stacked_chance_plays_a_whole_game_through_the_table() -> None:

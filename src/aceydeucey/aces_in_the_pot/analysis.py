@@ -80,7 +80,7 @@ def finish_win_probabilities(players: int, finish_rolls: int = 3) -> tuple[Fract
 
 @dataclass(frozen=True)
 class Solution:
-    """The numbers of one rule set, seat 0 rolling first (after the roll-off)."""
+    """The numbers of one rule set, seat 0 (or ``rules.first_roller``) rolling first."""
 
     rules: AcesRules
     exact: bool
@@ -119,7 +119,11 @@ class Solution:
 
 
 def solve(rules: AcesRules, *, exact: bool | None = None, tail: float = 1e-6) -> Solution:
-    """Solve ``rules`` (seat 0 rolls first).
+    """Solve ``rules`` (seat 0 rolls first, or the seat ``rules.first_roller`` names).
+
+    The chain is solved with seat 0 first; a different first roller only turns
+    the table, so the win probabilities are rotated by that many seats
+    (seat ``s`` gets seat ``s - first_roller``'s chance with seat 0 first).
 
     ``exact`` defaults to True for up to :data:`EXACT_MAX_PLAYERS` players (4
     players take about 8 s in fractions); floats are accurate to about 1e-14.
@@ -135,6 +139,8 @@ def solve(rules: AcesRules, *, exact: bool | None = None, tail: float = 1e-6) ->
     p90 = int(np.searchsorted(cdf, 0.9))
     values: _Values | _FloatValues = _Values(chain) if exact else _FloatValues(chain)
     wins = values.win_probability()
+    shift = rules.first_roller or 0
+    wins = [wins[(seat - shift) % rules.players] for seat in range(rules.players)]
     rolls = values.expected_rolls()
     turns = values.expected_turns()
     first = values.first_holder_wins()

@@ -9,6 +9,7 @@ Phases and chance actions (notation in :mod:`aceydeucey.aces_in_the_pot.dice`):
 
 - ``roll-off`` -- the seats still in the roll-off roll one die each, in seat
   order (``die 4``); the single highest starts, ties among the highest roll again.
+  Skipped when the ``first_roller`` option names the seat that starts.
 - ``play`` -- the roller throws both dice (``5-3``, larger first); the throw is
   settled by :func:`aceydeucey.aces_in_the_pot.settle.advance`.
 - ``finish`` -- the holder throws up to ``finish_rolls`` times; ``roll_number``
@@ -105,7 +106,14 @@ class AcesInThePotGame(Game):
         return self.rules.players
 
     def new_initial_state(self) -> AcesInThePotState:
-        """Everyone holds their chips; the roll-off for the first turn is next."""
+        """Everyone holds their chips; the roll-off for the first turn is next.
+
+        With the ``first_roller`` option set there is no roll-off: that seat's
+        first throw is next.
+        """
+        first = self.rules.first_roller
+        if first is not None:
+            return self.first_turn(first)
         return AcesInThePotState(self, None, tuple(range(self.num_players)), ())
 
     def parse_action(self, text: str) -> Roll | Die:

@@ -32,13 +32,14 @@ def plot_solution(solution: Solution, path: str | Path, lang: str = "en") -> Pat
             players=n,
             finish=rules.finish,
             chips=rules.starting_chips,
+            first=rules.first_roller or 0,
         )
     )
     seats = list(range(n))
     bars = wins.bar(seats, solution.win_probability, color="#3b6ea8")
     wins.axhline(1 / n, color="grey", linestyle="--", linewidth=1, label=f"1/{n}")
     wins.bar_label(bars, labels=[f"{p:.4f}" for p in solution.win_probability], fontsize=8)
-    wins.set_title(say("plot.wins"))
+    wins.set_title(say("plot.wins", first=solution.rules.first_roller or 0))
     wins.set_xlabel(say("plot.seat"))
     wins.set_ylabel(say("plot.probability"))
     wins.set_xticks(seats)

@@ -11,6 +11,11 @@ Options (see ``docs/aces-in-the-pot.md``):
   as soon as only one player holds chips, however many).
 - ``finish_rolls`` -- rolls without a six needed to win the pot (seed 004:
   "three rolls of both dice").
+- ``first_roller`` -- ``None`` (default): the game opens with seed 004's roll-off
+  ("roll a single die each, and the highest number goes first"); a seat number:
+  that seat throws first and there is no roll-off.  Match play uses it to
+  rotate the start (family-games-treasurehouse: "in round 2 the next player
+  starts"), so each game's record still replays on its own.
 """
 
 from __future__ import annotations
@@ -80,7 +85,21 @@ class AcesRules(RulesBase):
         source=f"{_SEED}: 'three rolls of both dice, and not one of them may show a six'",
     )
 
+    first_roller: int | None = option(
+        None,
+        help="seat that throws first without a roll-off (none: roll-off, highest die starts)",
+        source=(
+            f"{_SEED}: 'roll a single die each, and the highest number goes first'; "
+            "family-games-treasurehouse (SOURCES.md): 'in round 2 the next player starts'"
+        ),
+    )
+
     def check(self) -> None:
+        if self.first_roller is not None and not 0 <= self.first_roller < self.players:
+            raise RulesError(
+                f"option 'first_roller' = {self.first_roller} is not a seat of option "
+                f"'players' = {self.players}: seats are 0..{self.players - 1}"
+            )
         if self.players < MIN_PLAYERS:
             raise RulesError(
                 f"option 'players' = {self.players} is too few: Aces in the Pot needs at least "

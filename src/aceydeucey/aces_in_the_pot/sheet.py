@@ -24,7 +24,9 @@ def rules_sheet(rules: AcesRules, lang: str = "en") -> str:
         say("sheet.title", preset=rules.preset),
         "",
         say("sheet.setup", players=rules.players, chips=chips, total=rules.total_chips),
-        say("sheet.start"),
+        say("sheet.start")
+        if rules.first_roller is None
+        else say("sheet.start.fixed", seat=rules.first_roller),
         say("sheet.turn"),
         say("sheet.ace"),
         say("sheet.six"),
@@ -37,6 +39,7 @@ def rules_sheet(rules: AcesRules, lang: str = "en") -> str:
         say(f"sheet.six_in_finish.{rules.finish}"),
         say("sheet.result", chips=chips),
         say("sheet.session"),
+        say("sheet.match"),
         "",
         say("sheet.source", source=rules.PRESETS[rules.preset].source),
     ]

@@ -35,7 +35,7 @@ class Batch:
 
 @dataclass(frozen=True)
 class Simulation:
-    """Tallies of ``games`` simulated games, seat 0 rolling first."""
+    """Tallies of ``games`` simulated games, seat 0 (or ``first_roller``) rolling first."""
 
     games: int
     wins: tuple[int, ...]
@@ -59,13 +59,14 @@ def settle_batch(
 
 
 def simulate(rules: AcesRules, games: int, seed: int | None = None) -> Simulation:
-    """Play ``games`` games from seat 0's first throw; the rolls come from ``seed``."""
+    """Play ``games`` games from the first throw of seat ``rules.first_roller`` (seat 0 when
+    ``None``: the roll-off is not simulated); the rolls come from ``seed``."""
     rng = np.random.default_rng(seed)
     n = rules.players
     batch = Batch(
         np.full((games, n), rules.starting_chips, dtype=np.int64),
         np.zeros(games, dtype=np.int64),
-        np.zeros(games, dtype=np.int64),
+        np.full(games, rules.first_roller or 0, dtype=np.int64),
         np.zeros(games, dtype=np.int64),
     )
     rolls = np.zeros(games, dtype=np.int64)

@@ -24,6 +24,7 @@ from aceydeucey.locale import t
 
 if TYPE_CHECKING:
     from aceydeucey.aces_in_the_pot.game import AcesInThePotGame, AcesInThePotState
+    from aceydeucey.aces_in_the_pot.session import Session
 
 GAME_ID = "aces-in-the-pot"
 
@@ -38,6 +39,11 @@ class Finish(StrEnum):
     one_holder = "one-holder"
 
 
+class Start(StrEnum):
+    roll_off = "roll-off"
+    rotate = "rotate"
+
+
 PlayersOption = Annotated[int, typer.Option("--players", "-n", help="Number of players (3-12).")]
 FinishOption = Annotated[
     Finish | None, typer.Option("--finish", help="When the finish starts (default: the preset's).")
@@ -49,6 +55,10 @@ RollsOption = Annotated[
     int | None, typer.Option("--finish-rolls", help="Rolls without a six needed to win.")
 ]
 PresetOption = Annotated[str | None, typer.Option("--preset", help="seed or one-holder.")]
+FirstRollerOption = Annotated[
+    int | None,
+    typer.Option("--first-roller", help="Seat that throws first, without a roll-off."),
+]
 
 
 def register(app: typer.Typer, play: typer.Typer, rules: typer.Typer, analyze: typer.Typer) -> None:
@@ -64,8 +74,11 @@ def _game(
     finish: Finish | None,
     chips: int | None,
     rolls: int | None,
+    first_roller: int | None = None,
 ) -> AcesInThePotGame:
     options: dict[str, Any] = {}
+    if first_roller is not None:
+        options["first_roller"] = first_roller
     if preset is not None:
         options["preset"] = preset
     if players is not None:
@@ -93,7 +106,20 @@ def play_command(
     speed: Annotated[Speed, typer.Option("--speed", help="normal pauses between rolls.")] = (
         Speed.normal
     ),
-    games: Annotated[int, typer.Option("--games", help="Games in the session (tally).")] = 1,
+    games: Annotated[
+        int | None, typer.Option("--games", help="Games in the session (tally); default 1.")
+    ] = None,
+    first_to: Annotated[
+        int | None,
+        typer.Option("--first-to", help="Play a match until a seat has won this many pots."),
+    ] = None,
+    start: Annotated[
+        Start,
+        typer.Option("--start", help="Who starts each game: roll-off, or rotate to the left."),
+    ] = Start.roll_off,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="No narration: print the tally as JSON.")
+    ] = False,
     record: Annotated[
         Path | None,
         typer.Option("--record", help="Where to save the record (default: under records/)."),
@@ -104,30 +130,71 @@ def play_command(
     finish_rolls: RollsOption = None,
     lang: LangOption = None,
 ) -> None:
-    """Watch a game (or a session of --games K) of Aces in the Pot: the dice do all the playing."""
+    """Watch a game, a session (--games K) or a match (--first-to N) of Aces in the Pot.
+
+    The dice do all the playing.
+    """
     from aceydeucey.aces_in_the_pot.session import play_session
     from aceydeucey.core.chance import Seeded, SystemChance
 
     language = resolve_lang(lang)
-    if games < 1:
+    if games is not None and first_to is not None:
+        fail("give either --games K or --first-to N, not both")
+    if games is not None and games < 1:
         fail(f"--games must be at least 1, not {games}")
+    if first_to is not None and first_to < 1:
+        fail(f"--first-to must be at least 1, not {first_to}")
+    if games is None and first_to is None:
+        games = 1
     game = _game(preset, players, finish, starting_chips, finish_rolls)
     names = [t("aces", "seat.name", language, seat=i) for i in range(game.num_players)]
     chance = Seeded(seed) if seed is not None else SystemChance()
-    narrator = _Narrator(game, names, language, games, pause=0.35 if speed is Speed.normal else 0)
-    session = play_session(game, games, chance=chance, names=names, listeners=[narrator])
+    pause = 0.35 if speed is Speed.normal and not as_json else 0
+    narrator = _Narrator(game, names, language, games, first_to, pause=pause)
+    try:
+        session = play_session(
+            game,
+            games,
+            first_to=first_to,
+            start=start.value,
+            chance=chance,
+            names=names,
+            listeners=[] if as_json else [narrator],
+        )
+    except AceyDeuceyError as exc:
+        fail(str(exc))
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    paths = []
     for number, rec in enumerate(session.records, 1):
-        path = _record_path(record, stamp, number, games)
+        path = _record_path(record, stamp, number, session.games)
         rec.save(path)
-        console.print(t("aces", "record.saved", language, path=path))
-    if games > 1:
-        table = RichTable(title=t("aces", "tally.title", language))
-        table.add_column(t("aces", "analysis.seat", language))
-        table.add_column("#", justify="right")
-        for name, pots in zip(names, session.pots, strict=True):
-            table.add_row(name, str(pots))
-        console.print(table)
+        paths.append(str(path))
+        if not as_json:
+            console.print(t("aces", "record.saved", language, path=path))
+    if as_json:
+        print(json.dumps({**session.to_dict(), "records": paths}))
+        return
+    if session.games > 1 or first_to is not None:
+        _print_tally(session, names, language)
+
+
+def _print_tally(session: Session, names: list[str], lang: str) -> None:
+    table = RichTable(title=t("aces", "tally.title", lang))
+    table.add_column(t("aces", "analysis.seat", lang))
+    table.add_column("#", justify="right")
+    for name, pots in zip(names, session.pots, strict=True):
+        table.add_row(name, str(pots))
+    console.print(table)
+    winner = session.winner
+    if winner is not None:
+        console.print(
+            "[bold green]"
+            + t("aces", "tally.winner", lang, name=names[winner], pots=session.pots[winner])
+            + "[/]"
+        )
+    else:
+        tied = ", ".join(names[s] for s in session.leaders())
+        console.print(t("aces", "tally.tie", lang, names=tied))
 
 
 def _record_path(record: Path | None, stamp: str, number: int, games: int) -> Path:
@@ -143,24 +210,37 @@ class _Narrator:
     """A Table listener that prints each chance action's event."""
 
     def __init__(
-        self, game: AcesInThePotGame, names: list[str], lang: str, games: int, pause: float
+        self,
+        game: AcesInThePotGame,
+        names: list[str],
+        lang: str,
+        games: int | None,
+        first_to: int | None,
+        pause: float,
     ) -> None:
         self.game = game
         self.names = names
         self.lang = lang
         self.games = games
+        self.first_to = first_to
         self.pause = pause
         self.number = 0
-        self.initial = game.new_initial_state()
 
     def say(self, key: str, **values: Any) -> str:
         return t("aces", key, self.lang, **values)
 
     def __call__(self, before: Any, action: Any, after: Any) -> None:
-        if before == self.initial:
+        if before.last_event is None:  # the first action of a game
             self.number += 1
-            if self.games > 1:
+            if self.first_to is not None:
+                console.rule(
+                    self.say("game.header.match", number=self.number, target=self.first_to)
+                )
+            elif self.games is not None and self.games > 1:
                 console.rule(self.say("game.header", number=self.number, games=self.games))
+            if before.phase == "play":  # no roll-off: the rules name the first roller
+                console.print(f"[bold]{self.say('start.fixed', name=self.names[before.roller])}[/]")
+                self._show_table(before)
         event = after.last_event
         if event is None:  # pragma: no cover - every transition records its event
             return
@@ -241,12 +321,13 @@ def rules_command(
     finish: FinishOption = None,
     starting_chips: ChipsOption = None,
     finish_rolls: RollsOption = None,
+    first_roller: FirstRollerOption = None,
     lang: LangOption = None,
 ) -> None:
     """Print the rules sheet of Aces in the Pot (from the resolved rules)."""
     from aceydeucey.aces_in_the_pot.sheet import rules_sheet
 
-    game = _game(preset, players, finish, starting_chips, finish_rolls)
+    game = _game(preset, players, finish, starting_chips, finish_rolls, first_roller)
     console.print(rules_sheet(game.rules, resolve_lang(lang)), markup=False)
 
 
@@ -257,6 +338,7 @@ def analyze_command(
     starting_chips: ChipsOption = None,
     finish_rolls: RollsOption = None,
     preset: PresetOption = None,
+    first_roller: FirstRollerOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Save a PNG chart to this file.")
@@ -275,7 +357,7 @@ def analyze_command(
     from aceydeucey.aces_in_the_pot.analysis import solve
 
     language = resolve_lang(lang)
-    game = _game(preset, players, finish, starting_chips, finish_rolls)
+    game = _game(preset, players, finish, starting_chips, finish_rolls, first_roller)
     if exact and game.num_players > 4:
         fail(
             f"exact fractions are offered up to 4 players (--players {game.num_players} would "
@@ -306,6 +388,7 @@ def analyze_command(
             players=rules.players,
             finish=rules.finish,
             chips=rules.starting_chips,
+            first=rules.first_roller or 0,
         ),
         style="bold",
     )
