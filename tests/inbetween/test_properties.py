@@ -28,7 +28,7 @@ OPTIONS: dict[str, Any] = {
     "ante": st.integers(0, 2),
     "starting_chips": st.integers(2, 30),
     "rounds": st.integers(1, 3),
-    "aces": st.sampled_from(["high", "first-card"]),
+    "aces": st.sampled_from(["high", "first-card", "dealer-declares"]),
     "post_multiplier": st.integers(1, 3),
     "adjacent": st.sampled_from(["bet", "lose", "redeal", "push"]),
     "pairs": st.sampled_from(["bet", "higher-lower", "win", "push", "redeal", "split"]),
@@ -41,13 +41,16 @@ OPTIONS: dict[str, Any] = {
     "dealer": st.sampled_from([0, "draw"]),
     "ace_third_loses": st.booleans(),
     "ace_pair_multiplier": st.integers(0, 4),
+    "post_fee": st.integers(0, 2),
+    "ante_back": st.booleans(),
+    "passed_card": st.sampled_from(["discard", "next-post"]),
 }
 
 
 @st.composite
 def rule_sets(draw: st.DrawFn) -> Rules:
     preset = draw(st.sampled_from(list(Rules.PRESETS)))
-    names = draw(st.lists(st.sampled_from(sorted(OPTIONS)), max_size=5, unique=True))
+    names = draw(st.lists(st.sampled_from(sorted(OPTIONS)), max_size=6, unique=True))
     options = {name: draw(OPTIONS[name]) for name in names}
     try:
         return Rules.resolve(preset=preset, **options)

@@ -269,6 +269,28 @@ def test_changed_options_are_listed() -> None:
     assert "Changed from that version" not in flat(sheet())
 
 
+def test_source_variants_are_stated_in_both_languages() -> None:
+    # SOURCES.md: everything2 (dealer declares aces), Shemitz (fee per pair of posts),
+    # the-game-farm (win your ante back), oinc (the passed card becomes the next post).
+    options: dict[str, Any] = {
+        "aces": "dealer-declares",
+        "post_fee": 2,
+        "ante_back": True,
+        "passed_card": "next-post",
+    }
+    en = flat(sheet(**options))
+    assert "the dealer declares aces high" in en and "(aces high / aces low)" in en
+    assert "that player pays 2 into the pot, bet or pass" in en
+    assert "Until you have won a bet, your stake may be at most the ante (1)." in en
+    assert "becomes the next player's next post" in en
+    pt = flat(sheet(lang="pt", **options))
+    assert "o carteador declara os ases altos" in pt and "paga 2 para o pote" in pt
+    assert "não pode passar do ante (1)" in pt and "baliza seguinte do próximo jogador" in pt
+    plain = flat(sheet())
+    assert "declares aces" not in plain and "into the pot, bet or pass" not in plain
+    assert "won a bet" not in plain and "set aside face down" not in plain
+
+
 def test_unknown_language_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown language 'fr'"):
         sheet("fr")
@@ -286,7 +308,10 @@ _OVERRIDES = st.fixed_dictionaries(
         "stake_cap": st.sampled_from(["cover", "chips", "none"]),
         "adjacent": st.sampled_from(["bet", "lose", "redeal", "push"]),
         "pairs": st.sampled_from(["bet", "higher-lower", "win", "push", "redeal", "split"]),
-        "aces": st.sampled_from(["high", "first-card"]),
+        "aces": st.sampled_from(["high", "first-card", "dealer-declares"]),
+        "post_fee": st.integers(0, 2),
+        "ante_back": st.booleans(),
+        "passed_card": st.sampled_from(["discard", "next-post"]),
         "reshuffle": st.sampled_from(["round", "deck-out", "twice-through"]),
         "first_round_limit": st.sampled_from(["pot", "half-pot", "ante"]),
     },
@@ -310,3 +335,10 @@ def test_any_valid_rules_render_a_complete_sheet(preset: str, overrides: dict[st
     if rules.decks > 1:
         assert f"{52 * rules.decks}" in en
     assert all(len(line) <= 78 for line in en.splitlines())
+
+
+def test_a_post_fee_sheet_does_not_call_passing_free() -> None:
+    # With a fee per pair of posts (Shemitz) a pass still cost the fee.
+    text = flat(sheet(post_fee=1))
+    assert "Passing costs nothing beyond the fee already paid" in text
+    assert "Passing costs nothing, and" not in text

@@ -5,6 +5,7 @@
 - ``pass``; ``bet N`` (N whole chips); ``higher N`` / ``lower N`` (a pair under
   ``pairs="higher-lower"``); ``split`` (a pair under ``pairs="split"``);
 - ``ace low`` / ``ace high`` (a first-post ace under ``aces="first-card"``);
+- ``aces low`` / ``aces high`` (the dealer's call for the round, ``aces="dealer-declares"``);
 - ``stay`` / ``raise N`` (Red Dog).
 
 >>> Decision.from_text("  BET 5 ")
@@ -22,7 +23,7 @@ from aceydeucey.core.errors import ActionSyntaxError
 __all__ = ["Decision"]
 
 _WORDS_WITH_AMOUNT = ("bet", "higher", "lower", "raise")
-_WORDS_ALONE = ("pass", "stay", "split", "ace low", "ace high")
+_WORDS_ALONE = ("pass", "stay", "split", "ace low", "ace high", "aces low", "aces high")
 
 
 @dataclass(frozen=True, order=True)
@@ -49,7 +50,7 @@ class Decision:
             raise ActionSyntaxError(f"{text!r}: say how many chips, e.g. '{words[0]} 2'")
         raise ActionSyntaxError(
             f"{text!r} is not an In-Between action; write a card (4C), pass, bet N, "
-            "higher N, lower N, split, ace low, ace high, stay or raise N"
+            "higher N, lower N, split, ace low, ace high, aces low, aces high, stay or raise N"
         )
 
     def __str__(self) -> str:

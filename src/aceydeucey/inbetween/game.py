@@ -9,11 +9,16 @@ Notation (``str`` of an action, which ``InBetweenGame.parse_action`` reads back)
 - ``higher N`` / ``lower N``: with a pair of posts under ``pairs="higher-lower"``.
 - ``split``: with a pair under ``pairs="split"``: pay an ante and play each post as a hand.
 - ``ace low`` / ``ace high``: under ``aces="first-card"``, call a first-post ace.
+- ``aces low`` / ``aces high``: under ``aces="dealer-declares"``, the dealer's call for every
+  ace of the round, made after the antes and before the first card.
 - ``stay`` / ``raise N``: Red Dog (``banking="house"``), after the spread is announced.
 
 Order of play: the first cards go round clockwise from the dealer's left, the dealer last
 (when the dealer plays); then each player in the same order gets the second card, decides,
-and gets a third card only after a bet.  Antes are paid automatically when a round starts.
+and gets a third card only after a bet.  Antes are paid automatically when a round starts;
+``post_fee`` is paid automatically each time a player's pair of posts is complete.  Under
+``passed_card="next-post"`` a pass (except the round's last) makes chance deal a card face
+down (``set-aside``): nobody sees it until it is placed as the next player's next post.
 """
 
 from __future__ import annotations
@@ -44,7 +49,16 @@ from aceydeucey.inbetween.view import event_dict, observe, render
 
 __all__ = ["Decision", "InBetweenGame", "InBetweenState"]
 
-CHANCE_PHASES = ("draw", "deal-first", "deal-hand", "deal-post", "third", "common", "house-third")
+CHANCE_PHASES = (
+    "draw",
+    "deal-first",
+    "deal-hand",
+    "deal-post",
+    "third",
+    "common",
+    "house-third",
+    "set-aside",
+)
 
 
 class InBetweenGame(Game):
@@ -112,6 +126,9 @@ class InBetweenState(State):
     split_done: bool = False
     draw: tuple[Card | None, ...] = ()
     contenders: tuple[int, ...] = ()
+    aces_low: bool | None = None
+    won: tuple[bool, ...] = ()
+    aside: Card | None = None
     deck_outs: int = 0
     last_round: bool = False
     ended: str = ""
@@ -133,6 +150,8 @@ class InBetweenState(State):
     @property
     def to_act(self) -> int | None:
         """The seat whose turn it is (dealing to it or waiting for its decision), or None."""
+        if self.phase == "declare":
+            return self.dealer
         if self.phase in ("over", "draw", "common", "house-third") or not self.order:
             return None
         if self.phase in ("deal-first", "deal-hand"):
@@ -155,6 +174,8 @@ class InBetweenState(State):
     def player_actions(self) -> Sequence[Action]:
         if self.phase == "ace":
             return [Decision("ace high"), Decision("ace low")]
+        if self.phase == "declare":
+            return [Decision("aces high"), Decision("aces low")]
         if self.phase == "raise":
             seat = self.order[self.turn]
             top = min(self.rules.ante, max(self.chips[seat], 0))
@@ -191,6 +212,10 @@ class InBetweenState(State):
                     return f"{action}: at least {span[0]}"
                 if action.amount > span[1]:
                     return f"{action}: at most {span[1]}, {self._cap_reason(call, span[1])}"
+        if isinstance(action, Decision) and action.word in ("aces low", "aces high"):
+            if self.rules.aces != "dealer-declares":
+                return f"{action}: only under aces='dealer-declares', not {self.rules.aces!r}"
+            return f"{action}: the dealer calls the aces before the round's first card"
             if word == "split":
                 return "split: only a pair may be split, once, by a player who can pay the ante"
             if word == "pass" and self.gap == 2:
@@ -259,6 +284,8 @@ class InBetweenState(State):
     def _on_table(self) -> list[Card]:
         """Cards that stay out when the used cards are shuffled back mid-round."""
         cards = list(self.posts) + list(self.split_rest)
+        if self.aside is not None:
+            cards.append(self.aside)
         waiting = self.order[self.turn + 1 :] if self.phase not in ("deal-first",) else self.order
         if self.phase in ("deal-first", "deal-hand"):
             waiting = self.order
@@ -326,6 +353,11 @@ class InBetweenState(State):
             return s._house_posts()
         if phase == "house-third":
             return self._house_third(card)
+        if phase == "set-aside":
+            seat = self.order[self.turn]
+            s = self._take(card, face_up=False)
+            s = replace(s, aside=card, event=_event("set-aside", seat=seat))
+            return s._end_hand()
         raise AssertionError(phase)
 
     def _deal_draw(self, card: Card) -> InBetweenState:
@@ -442,20 +474,28 @@ class InBetweenState(State):
             hands=((),) * n,
             posts=(),
             ace_low=None,
+            aces_low=None,
+            aside=None,
             gap=1,
             split_rest=(),
             split_done=False,
             shown=(),
             event=_event("round", round=self.round + 1, dealer=self.dealer, pot=pot),
         )
+        if rules.aces == "dealer-declares":
+            return replace(s, phase="declare")
+        return s._open_deal()
+
+    def _open_deal(self) -> InBetweenState:
+        """The round's first dealing step (after the antes and any declaration)."""
         phase = {
             "first-around": "deal-first",
             "both-around": "deal-hand",
             "common": "common",
-        }.get(rules.deal)
+        }.get(self.rules.deal)
         if phase is None:
-            return s._begin_turn()
-        return replace(s, phase=phase)
+            return self._begin_turn()
+        return replace(self, phase=phase)
 
     def _end_round(self) -> InBetweenState:
         rules = self.rules
@@ -477,13 +517,27 @@ class InBetweenState(State):
             return base._begin_hand((first,))
         if rules.deal == "both-around":
             return replace(base, posts=self.hands[seat], revealed=False)._posts_complete()
-        return replace(base, posts=(), phase="deal-post")
+        return replace(base, posts=())._await_post()
 
     def _begin_hand(self, posts: tuple[Card, ...]) -> InBetweenState:
         s = replace(self, posts=posts, ace_low=None, gap=1)
         if self.rules.aces == "first-card" and posts and posts[0].rank == 14:
             return replace(s, phase="ace")
-        return replace(s, phase="deal-post")
+        return s._await_post()
+
+    def _await_post(self) -> InBetweenState:
+        """Wait for the next post: chance deals it, or the card set aside by a pass is placed."""
+        if self.aside is None:
+            return replace(self, phase="deal-post")
+        card, seat = self.aside, self.order[self.turn]
+        s = replace(
+            self,
+            aside=None,
+            posts=(*self.posts, card),
+            seen=(*self.seen, card),
+            event=_event("post", seat=seat, card=str(card), passed=True),
+        )
+        return s._after_post()
 
     def _after_post(self) -> InBetweenState:
         need = 3 if self.rules.three_posts else 2
@@ -493,13 +547,23 @@ class InBetweenState(State):
             return replace(self, phase="ace")
         return self._posts_complete()
 
+    def _rank(self, card: Card) -> int:
+        """A card's rank this round: an ace counts 1 after the dealer declared aces low."""
+        return 1 if (self.aces_low and card.rank == 14) else card.rank
+
     def _ranks(self) -> tuple[int, int]:
         i = self.gap - 1
         a, b = self.posts[i], self.posts[i + 1]
-        first = 1 if (self.ace_low and i == 0 and a.rank == 14) else a.rank
-        return (first, b.rank)
+        first = 1 if (self.ace_low and i == 0 and a.rank == 14) else self._rank(a)
+        return (first, self._rank(b))
 
     def _posts_complete(self) -> InBetweenState:
+        """A pair of posts is complete: pay ``post_fee``, then apply the pair/adjacent rule."""
+        seat = self.order[self.turn]
+        fee = min(self.rules.post_fee, max(self.chips[seat], 0))
+        return (self._move(seat, -fee, "fee") if fee else self)._post_policy()
+
+    def _post_policy(self) -> InBetweenState:
         rules = self.rules
         ranks = self._ranks()
         seat = self.order[self.turn]
@@ -557,6 +621,7 @@ class InBetweenState(State):
             pot=self.pot,
             round_number=self.round,
             second_gap=self.gap == 2,
+            ante_cap=self.rules.ante_back and not self.won[seat],
         )
 
     def _cap_reason(self, call: Call, top: int) -> str:
@@ -572,6 +637,8 @@ class InBetweenState(State):
             return f"your {chips} chips must cover a loss of {loss} stakes"
         if rules.stake_cap == "chips" and top == chips:
             return f"your {chips} chips"
+        if rules.ante_back and not self.won[seat] and top == rules.ante:
+            return f"the ante of {top} until you have won a bet (ante_back)"
         if 1 <= self.round <= len(rules.round_limits) and top == rules.round_limits[self.round - 1]:
             return f"the round-{self.round} limit of {top}"
         return f"the first-round limit ({rules.first_round_limit})"
@@ -594,7 +661,11 @@ class InBetweenState(State):
             s = replace(self, ace_low=low, event=_event("ace", seat=seat, low=low))
             if len(self.posts) >= (3 if rules.three_posts else 2):
                 return s._posts_complete()
-            return replace(s, phase="deal-post")
+            return s._await_post()
+        if d.word in ("aces low", "aces high"):
+            low = d.word == "aces low"
+            s = replace(self, aces_low=low, event=_event("aces", seat=self.dealer, low=low))
+            return s._open_deal()
         if d.word == "stay":
             return replace(self, event=_event("stay", seat=seat))._next_raiser()
         if d.word == "raise":
@@ -610,6 +681,8 @@ class InBetweenState(State):
             if rules.ante_to_play:
                 amount = min(rules.ante, max(self.chips[seat], 0))
                 s = s._move(seat, -amount, "pass", forfeit=amount)
+            if rules.passed_card == "next-post" and self.turn + 1 < len(self.order):
+                return replace(s, phase="set-aside")
             return s._end_hand()
         if d.word == "split":
             s = self._move(seat, -rules.ante, "split")
@@ -631,9 +704,12 @@ class InBetweenState(State):
     def _third(self, card: Card) -> InBetweenState:
         seat = self.order[self.turn]
         s = self._take(card)
-        result = settle(self.rules, self._ranks(), self.call, card.rank, second_gap=self.gap == 2)  # type: ignore[arg-type]
+        third = self._rank(card)
+        result = settle(self.rules, self._ranks(), self.call, third, second_gap=self.gap == 2)  # type: ignore[arg-type]
         delta = result.delta(self.stake)
         s = s._move(seat, delta, "settle", third=str(card), outcome=result.outcome)
+        if delta > 0 and not s.won[seat]:
+            s = replace(s, won=_put(s.won, seat, True))
         return s._after_settle()
 
     def _after_settle(self) -> InBetweenState:
@@ -741,6 +817,7 @@ def _new_session(game: InBetweenGame) -> InBetweenState:
         bets=(0,) * n if rules.banking == "house" else (),
         first=(None,) * n,
         hands=((),) * n,
+        won=(False,) * n,
     )
     if rules.dealer == "draw":
         return replace(s, phase="draw", draw=(None,) * n, contenders=tuple(range(n)))

@@ -154,7 +154,11 @@ def action_values(observation: Mapping[str, Any]) -> dict[str, Fraction]:
     cards (``hidden_hand``); when none are left, the used cards less those on the table
     (the engine's reshuffle).  A stake's
     value is the stake times the expected multiple; a pass is worth 0 (minus the forfeited
-    ante under ``ante_to_play``).  An ace call and a split are valued by enumerating the
+    ante under ``ante_to_play``).  Under ``ante_back`` the stakes are capped at the ante until
+    the seat's first won bet (``won_bet``); under a dealer's ``aces low`` every ace counts 1;
+    the dealer's declaration itself moves no chips and is worth 0 either way.  A ``post_fee``
+    already paid is sunk; one still due (an ace call, a split's two hands) is subtracted.
+    An ace call and a split are valued by enumerating the
     next post and playing the best bet on it; a split counts its second hand as drawn from
     the same unseen cards (the first hand's cards are not removed: a close approximation).
     """
@@ -178,16 +182,24 @@ def action_values(observation: Mapping[str, Any]) -> dict[str, Fraction]:
     ace_low = bool(observation.get("ace_low"))
     gap = int(observation.get("gap") or 1)
     ranks = [c.rank for c in posts_cards]
+    if observation.get("aces_low"):  # the dealer declared every ace of the round low
+        left[1], left[ACE] = left.get(ACE, 0), 0
+        ranks = [1 if r == ACE else r for r in ranks]
     if ace_low and ranks and ranks[0] == ACE:
         ranks[0] = 1
     pass_value = Fraction(-rules.ante) if rules.ante_to_play else Fraction(0)
     chips = int(observation["chips"][seat])
     pot = int(observation["pot"])
     round_number = int(observation["round"])
+    won = observation.get("won_bet") or []
+    ante_cap = rules.ante_back and not (won and won[seat])
+    fee = Fraction(min(rules.post_fee, max(chips, 0)))
 
     def bet_value(posts: tuple[int, int], call: Call, cards: Mapping[int, int]) -> Fraction:
         """The best of passing and the best affordable stake on ``posts``."""
-        limits = stake_limits(rules, posts, call, chips=chips, pot=pot, round_number=round_number)
+        limits = stake_limits(
+            rules, posts, call, chips=chips, pot=pot, round_number=round_number, ante_cap=ante_cap
+        )
         best = pass_value
         if limits is not None and any(v > 0 for v in cards.values()):
             m = expected_multiplier(rules, posts, call, cards)
@@ -219,6 +231,8 @@ def action_values(observation: Mapping[str, Any]) -> dict[str, Fraction]:
         word, _, amount = text.partition(" ")
         if text in ("pass", "stay"):
             values[text] = pass_value if text == "pass" else Fraction(0)
+        elif text in ("aces low", "aces high"):
+            values[text] = Fraction(0)
         elif text in ("ace low", "ace high"):
             first = 1 if text == "ace low" else ACE
             if len(ranks) >= 2:  # both posts shown: value the bet on them
@@ -227,8 +241,10 @@ def action_values(observation: Mapping[str, Any]) -> dict[str, Fraction]:
                 )
             else:
                 values[text] = next_post_value(first)
+            values[text] -= fee  # the post fee falls due once the posts are complete
         elif text == "split":
-            values[text] = -rules.ante + 2 * next_post_value(ranks[0])
+            split_fee = min(rules.post_fee, max(chips - rules.ante, 0))
+            values[text] = -rules.ante + 2 * (next_post_value(ranks[0]) - split_fee)
         elif word in ("bet", "higher", "lower", "raise"):
             call: Call = "between" if word in ("bet", "raise") else word  # type: ignore[assignment]
             if call not in per_chip:

@@ -25,8 +25,9 @@ The engine reads options only; it never looks at the preset's name.  Option name
 ``reshuffle``        ``round`` (collect after every round), ``deck-out`` (deal on; shuffle the
                      used cards when the deck runs out), ``twice-through`` (as ``deck-out``, and
                      after the second run-out the round is finished and the game ends)
-``aces``             ``high`` always, or ``first-card`` (an ace as first post may be called
-                     low or high; later aces are high)
+``aces``             ``high`` always, ``first-card`` (an ace as first post may be called
+                     low or high; later aces are high) or ``dealer-declares`` (the dealer
+                     calls every ace of the round high or low before the first card)
 ``post_multiplier``  stakes lost when the third card equals a post
 ``adjacent``         neighbouring posts: ``bet`` (bet or pass), ``lose`` (the ante is lost),
                      ``redeal`` (two new posts), ``push`` (the ante comes back)
@@ -51,6 +52,10 @@ The engine reads options only; it never looks at the preset's name.  Option name
 ``second_post_multiplier``  stakes lost on a post hit in the second gap of three posts
 ``spread_pays``      Red Dog odds paid for spreads 1, 2, 3 and 4+
 ``trips_pays``       Red Dog odds paid when a pair meets its rank again
+``post_fee``         chips each player pays into the pot for each pair of posts, bet or pass
+``ante_back``        until a player has won a bet, their stake is at most the ante
+``passed_card``      ``discard`` (no third card after a pass) or ``next-post`` (the top card is
+                     set aside face down and becomes the next player's next post)
 ===================  =====================================================================
 """
 
@@ -182,11 +187,11 @@ class InBetweenRules(RulesBase):
         help="when the used cards are shuffled back",
         source=_S001,
     )
-    aces: Literal["high", "first-card"] = option(
+    aces: Literal["high", "first-card", "dealer-declares"] = option(
         "high",
-        choices=("high", "first-card"),
-        help="aces always high, or a first-post ace may be called low",
-        source=_S001 + ", " + _S002,
+        choices=("high", "first-card", "dealer-declares"),
+        help="aces always high, a first-post ace may be called low, or the dealer calls a round",
+        source=_S001 + ", " + _S002 + ", SOURCES.md (everything2: the dealer declares)",
     )
     post_multiplier: int = option(2, min=1, max=10, help="stakes lost on a post", source=_S000)
     adjacent: Literal["bet", "lose", "redeal", "push"] = option(
@@ -247,6 +252,23 @@ class InBetweenRules(RulesBase):
         (5, 4, 2, 1), help="Red Dog odds for spreads 1, 2, 3, 4+", source=_S001
     )
     trips_pays: int = option(11, min=1, help="Red Dog odds on trips", source=_S001)
+    post_fee: int = option(
+        0,
+        min=0,
+        help="chips paid into the pot for each pair of posts, bet or pass",
+        source="SOURCES.md: Shemitz ('each player pays a dime for each pair of posts')",
+    )
+    ante_back: bool = option(
+        False,
+        help="stake at most the ante until one has won a bet",
+        source="SOURCES.md: the-game-farm ('Win Your Ante Back')",
+    )
+    passed_card: Literal["discard", "next-post"] = option(
+        "discard",
+        choices=("discard", "next-post"),
+        help="after a pass: nothing, or the top card goes face down to the next player",
+        source="SOURCES.md: oinc (the passed card becomes one of the next player's posts)",
+    )
 
     def check(self) -> None:
         """Reject contradictory combinations, naming both options."""
@@ -273,7 +295,7 @@ class InBetweenRules(RulesBase):
         if house and self.adjacent not in ("push", "lose"):
             bad(f"banking='house' and adjacent={self.adjacent!r}: use push or lose")
         if house and self.aces != "high":
-            bad("banking='house' and aces='first-card': Red Dog aces are high")
+            bad(f"banking='house' and aces={self.aces!r}: Red Dog aces are high")
         if house and self.three_posts:
             bad("banking='house' and three_posts=True cannot be combined")
         if house and self.hidden:
@@ -317,13 +339,39 @@ class InBetweenRules(RulesBase):
                 if value != "bet":
                     bad(f"three_posts=True and {name}={value!r}: three posts bet every gap")
             if self.aces != "high":
-                bad("three_posts=True and aces='first-card' cannot be combined")
+                bad(f"three_posts=True and aces={self.aces!r} cannot be combined")
             if self.ante < 1:
                 bad("three_posts=True needs ante >= 1 (the second bet is at least the ante)")
         if len(self.spread_pays) != 4 or any(p < 1 for p in self.spread_pays):
             bad(f"option 'spread_pays' must be 4 positive odds, not {self.spread_pays!r}")
         if self.reshuffle != "round" and self.hidden:
             bad(f"reshuffle={self.reshuffle!r} and hidden=True cannot be combined")
+        if self.post_fee and house:
+            bad("post_fee and banking='house' cannot be combined (Red Dog has no pot)")
+        if self.post_fee and self.ante_to_play:
+            bad(
+                "post_fee and ante_to_play=True cannot be combined: both charge every turn "
+                "(a fee paid bet or pass vs an ante forfeited by a pass); choose one"
+            )
+        if self.ante_back and house:
+            bad("ante_back=True and banking='house' cannot be combined (the ante is the bet)")
+        if self.ante_back and self.ante < 1:
+            bad("ante_back=True needs ante >= 1 (stakes are capped at the ante)")
+        if self.passed_card == "next-post":
+            if self.deal not in ("first-around", "both-at-turn"):
+                bad(
+                    f"passed_card='next-post' needs deal='first-around' or 'both-at-turn', "
+                    f"not {self.deal!r}"
+                )
+            if self.reshuffle != "round":
+                bad(
+                    f"passed_card='next-post' and reshuffle={self.reshuffle!r} cannot be "
+                    "combined (a card set aside by the round's last player is discarded)"
+                )
+            if self.pairs == "split":
+                bad("passed_card='next-post' and pairs='split' cannot be combined")
+            if self.three_posts:
+                bad("passed_card='next-post' and three_posts=True cannot be combined")
         if self.dealer_games and self.banking != "dealer":
             bad(f"dealer_games={self.dealer_games} needs banking='dealer', not {self.banking!r}")
 

@@ -2,7 +2,9 @@
 
 Pure functions of the rules, the posts and the card, shared by the game engine and the odds
 so the two cannot drift.  Ranks are ints: 2..14 with the ace high; a first-post ace called low
-counts 1 (a third card is never low).  ``posts`` is the pair of post ranks in deal order.
+counts 1, and under ``aces="dealer-declares"`` with aces low every ace (third cards too)
+counts 1; ace-specific rules (``ace_pair_multiplier``, ``ace_third_loses``) read 1 or 14.
+``posts`` is the pair of post ranks in deal order.
 
 A :class:`Settlement` gives the outcome's name and the signed multiple of the stake the
 player receives: guide rules give ``inside +1``, ``outside -1`` and ``post -2``.
@@ -89,10 +91,10 @@ def settle(
                 cost = rules.pair_match_multiplier
             else:
                 cost = rules.second_post_multiplier if second_gap else rules.post_multiplier
-            if pair == ACE and rules.ace_pair_multiplier:
+            if pair in (1, ACE) and rules.ace_pair_multiplier:
                 cost = rules.ace_pair_multiplier
             return Settlement("post", -cost)
-        if third == ACE and rules.ace_third_loses:
+        if third in (1, ACE) and rules.ace_third_loses:
             return Settlement("ace", -1)
         if call == "higher":
             return Settlement("win", 1) if third > pair else Settlement("lose", -1)
@@ -126,7 +128,7 @@ def worst_loss(
 ) -> int:
     """The most stakes a bet on ``posts`` can lose (at least 1)."""
     worst = min(
-        settle(rules, posts, call, t, second_gap=second_gap).multiplier for t in THIRD_RANKS
+        settle(rules, posts, call, t, second_gap=second_gap).multiplier for t in (1, *THIRD_RANKS)
     )
     return max(-worst, 1)
 
@@ -140,6 +142,7 @@ def stake_limits(
     pot: int,
     round_number: int,
     second_gap: bool = False,
+    ante_cap: bool = False,
 ) -> tuple[int, int] | None:
     """The smallest and largest stake allowed, or None when no stake is affordable.
 
@@ -147,7 +150,8 @@ def stake_limits(
     three posts), at most the pot (``first_round_limit`` in the first round, ``round_limits``
     in the rounds they name; ``round_number`` counts from 1), and with
     ``stake_cap="cover"`` small enough that the worst loss stays payable: under the guide
-    that is half one's chips, rounded down.
+    that is half one's chips, rounded down.  ``ante_cap`` (``ante_back`` before the player's
+    first won bet) caps the stake at the ante.
     """
     low = rules.ante if (rules.min_stake == "ante" or second_gap) else 1
     high = pot
@@ -155,6 +159,8 @@ def stake_limits(
     if first_round and rules.first_round_limit == "half-pot":
         high = min(high, pot // 2)
     elif first_round and rules.first_round_limit == "ante":
+        high = min(high, rules.ante)
+    if ante_cap:
         high = min(high, rules.ante)
     if 1 <= round_number <= len(rules.round_limits):
         high = min(high, rules.round_limits[round_number - 1])

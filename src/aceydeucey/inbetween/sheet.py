@@ -78,7 +78,7 @@ def _version(r: Rules, lang: str) -> list[str]:
         banking = _t("sheet.banking.dealer", lang, bank=r.bank, rounds=r.rounds)
     else:
         banking = _t("sheet.banking.house", lang, bank=r.bank)
-    aces = _t("sheet.aces.high" if r.aces == "high" else "sheet.aces.first_card", lang)
+    aces = _t("sheet.aces." + r.aces.replace("-", "_"), lang)
     out.append(f"{banking} {aces}")
     return out
 
@@ -121,6 +121,10 @@ def _round(r: Rules, lang: str) -> list[str]:
     if r.aces == "first-card":
         key = "sheet.ace_call" if r.deal == "first-around" else "sheet.ace_call_after"
         first.append(_t(key, lang))
+    if r.passed_card == "next-post":
+        first.append(_t("sheet.passed_card", lang))
+    if r.post_fee:
+        first.append(_t("sheet.post_fee", lang, fee=r.post_fee))
     second = [
         _t(f"sheet.adjacent.{r.adjacent}", lang, ante=r.ante),
         _pairs_sentence(r, lang),
@@ -135,7 +139,13 @@ def _bet(r: Rules, lang: str) -> list[str]:
             _t("sheet.house.raise", lang),
             _t("sheet.house.pays", lang, a=pays[0], b=pays[1], c=pays[2], d=pays[3]),
         ]
-    first = [_t("sheet.pass.forfeit" if r.ante_to_play else "sheet.pass.free", lang)]
+    if r.ante_to_play:
+        pass_key = "sheet.pass.forfeit"
+    elif r.post_fee:
+        pass_key = "sheet.pass.fee"  # the fee is paid before deciding, pass or bet
+    else:
+        pass_key = "sheet.pass.free"
+    first = [_t(pass_key, lang)]
     low = (
         _t("sheet.min.ante", lang, ante=r.ante)
         if r.min_stake == "ante"
@@ -149,6 +159,8 @@ def _bet(r: Rules, lang: str) -> list[str]:
     if r.round_limits:
         limits = ", ".join(str(limit) for limit in r.round_limits)
         first.append(_t("sheet.round_limits", lang, limits=limits, n=len(r.round_limits)))
+    if r.ante_back:
+        first.append(_t("sheet.ante_back", lang, ante=r.ante))
     first.append(_cap_sentence(r, lang))
     first.append(_t("sheet.no_stake", lang))
     second = [_t("sheet.settle.inside", lang), _t("sheet.settle.outside", lang)]

@@ -253,6 +253,8 @@ def event_text(
         key = "event.post_common"
     elif kind == "ace":
         key = "event.ace_low" if event.get("low") else "event.ace_high"
+    elif kind == "aces":
+        key = "event.aces_low" if event.get("low") else "event.aces_high"
     elif kind == "bet" and event.get("call") in ("higher", "lower"):
         key = f"event.bet_{event['call']}"
     elif kind == "pass" and event.get("forfeit"):

@@ -1,15 +1,19 @@
 """What each seat sees of an In-Between state: the observation and a text rendering.
 
 Observation keys (JSON-ready): ``game``, ``seat``, ``current_player`` (seat, -1 chance,
--4 terminal), ``phase`` (``draw``, ``deal``, ``ace``, ``decide``, ``third``, ``over``) and
+-4 terminal), ``phase`` (``draw``, ``deal``, ``ace``, ``declare``, ``decide``, ``third``,
+``over``) and
 ``step`` (the engine's finer phase), ``round``, ``dealer_round``, ``dealer_game``,
 ``dealer`` (null under Red Dog), ``pot``, ``chips``, ``bank`` and ``bets`` (Red Dog, else
 null), ``to_act``, ``posts`` (the acting player's face-up posts in deal order), ``gap``
 (three posts), ``hand`` (this seat's own cards), ``hidden_hand`` (its cards still face
 down), ``first_cards``, ``seen`` (every card face up since the shuffle), ``decks``,
-``ace_low``, ``min_stake``/``max_stake`` (the seat to act), ``legal_actions`` (empty unless
+``ace_low``, ``aces_low`` (the dealer's call under ``aces="dealer-declares"``, null before
+it), ``won_bet`` (per seat: has it won a bet yet, for ``ante_back``),
+``min_stake``/``max_stake`` (the seat to act), ``legal_actions`` (empty unless
 it is this seat's turn), ``last_event``, ``rules``; at the end ``winners``, ``returns`` and
-``ended``.  The deck's order and other seats' face-down cards never appear.
+``ended``.  The deck's order, other seats' face-down cards and a card set aside by a pass
+(``passed_card="next-post"``) never appear.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ PUBLIC_PHASE = {
     "deal-post": "deal",
     "common": "deal",
     "ace": "ace",
+    "declare": "declare",
+    "set-aside": "deal",
     "decide": "decide",
     "raise": "decide",
     "third": "third",
@@ -90,6 +96,8 @@ def observe(state: InBetweenState, seat: int) -> dict[str, Any]:
         "seen": [str(c) for c in state.seen],
         "decks": rules.decks,
         "ace_low": state.ace_low,
+        "aces_low": state.aces_low,
+        "won_bet": list(state.won),
         "min_stake": limits[0] if limits else None,
         "max_stake": limits[1] if limits else None,
         "legal_actions": (
@@ -119,6 +127,8 @@ def render(state: InBetweenState) -> str:
     if state.posts:
         shown = " ".join(c.symbol() for c in state.posts) if state.revealed else "(face down)"
         lines.append(f"posts {shown}" + (" (ace low)" if state.ace_low else ""))
+    if state.aces_low is not None:
+        lines.append("aces low this round" if state.aces_low else "aces high this round")
     if state.phase == "over":
         lines.append(f"over: {state.ended}; winners {list(state.winners())}")
     else:
