@@ -14,6 +14,7 @@ from aceydeucey.backgammon.board import Position
 from aceydeucey.backgammon.game import BackgammonGame, BackgammonState
 from aceydeucey.core.game import CHANCE, TERMINAL
 from aceydeucey.core.registry import load_game
+from tests.backgammon.bg_helpers import play, texts
 
 
 def game(**options: Any) -> BackgammonGame:
@@ -27,18 +28,6 @@ ACEY = game()
 
 def at(position: Position, dice: tuple[int, int], g: BackgammonGame = ACEY) -> BackgammonState:
     return g.new_state(position=position, dice=dice)
-
-
-def texts(state: BackgammonState) -> set[str]:
-    return {str(a) for a in state.legal_actions()}
-
-
-def play(state: BackgammonState, *actions: str) -> BackgammonState:
-    for action in actions:
-        after = state.apply(action)
-        assert isinstance(after, BackgammonState)
-        state = after
-    return state
 
 
 # -- setup and entering ---------------------------------------------------------------

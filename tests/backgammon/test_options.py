@@ -15,6 +15,7 @@ from aceydeucey.backgammon.game import BackgammonGame, BackgammonState
 from aceydeucey.core.errors import RulesError
 from aceydeucey.core.game import CHANCE
 from aceydeucey.core.registry import load_game
+from tests.backgammon.bg_helpers import play, texts
 
 
 def game(**options: Any) -> BackgammonGame:
@@ -25,18 +26,6 @@ def game(**options: Any) -> BackgammonGame:
 
 def at(g: BackgammonGame, position: Position, dice: tuple[int, int]) -> BackgammonState:
     return g.new_state(position=position, dice=dice)
-
-
-def texts(state: BackgammonState) -> set[str]:
-    return {str(a) for a in state.legal_actions()}
-
-
-def play(state: BackgammonState, *actions: str) -> BackgammonState:
-    for action in actions:
-        after = state.apply(action)
-        assert isinstance(after, BackgammonState)
-        state = after
-    return state
 
 
 FRESH = Position.build({}, {}, unentered=(15, 15))
