@@ -73,3 +73,16 @@ def test_unfinished_record_is_reported(tmp_path: Path) -> None:
     path = record.save(tmp_path / "partial.json")
     result = runner.invoke(app, ["replay", str(path), "--lang", "en"])
     assert result.exit_code == 0 and "game unfinished" in result.output
+
+
+def test_default_record_paths_never_overwrite(tmp_path: Path, monkeypatch: object) -> None:
+    from aceydeucey.cli.common import default_record_path
+
+    monkeypatch.chdir(tmp_path)  # type: ignore[attr-defined]
+    first = default_record_path("toy")
+    first.parent.mkdir()
+    first.write_text("{}")
+    second = default_record_path("toy")
+    assert second != first and second.parent == first.parent
+    assert second.name.startswith(first.stem) and second.name.endswith("-2.json")
+    assert default_record_path("toy", "-3").stem.endswith("-3")

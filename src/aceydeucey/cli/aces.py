@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import time
-from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -17,7 +16,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table as RichTable
 
-from aceydeucey.cli.common import LangOption, console, fail, resolve_lang
+from aceydeucey.cli.common import (
+    LangOption,
+    console,
+    default_record_path,
+    fail,
+    resolve_lang,
+)
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.core.registry import load_game
 from aceydeucey.locale import t
@@ -163,10 +168,9 @@ def play_command(
         )
     except AceyDeuceyError as exc:
         fail(str(exc))
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     paths = []
     for number, rec in enumerate(session.records, 1):
-        path = _record_path(record, stamp, number, session.games)
+        path = _record_path(record, number, session.games)
         rec.save(path)
         paths.append(str(path))
         if not as_json:
@@ -197,10 +201,9 @@ def _print_tally(session: Session, names: list[str], lang: str) -> None:
         console.print(t("aces", "tally.tie", lang, names=tied))
 
 
-def _record_path(record: Path | None, stamp: str, number: int, games: int) -> Path:
+def _record_path(record: Path | None, number: int, games: int) -> Path:
     if record is None:
-        suffix = f"-{number}" if games > 1 else ""
-        return Path("records") / f"{GAME_ID}-{stamp}{suffix}.json"
+        return default_record_path(GAME_ID, f"-{number}" if games > 1 else "")
     if games == 1:
         return record
     return record.with_name(f"{record.stem}-{number}{record.suffix or '.json'}")

@@ -11,7 +11,6 @@ plays, ``quit`` (or end of input) stops; the record is saved either way.
 from __future__ import annotations
 
 import textwrap
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -21,6 +20,7 @@ from aceydeucey.cli.common import (
     LangOption,
     OptionsOption,
     console,
+    default_record_path,
     fail,
     parse_options,
     resolve_lang,
@@ -151,7 +151,7 @@ def play_backgammon(
     chance: ChanceSource = Seeded(seed) if seed is not None else SystemChance()
     narrator = Narrator(language, names, humans)
     table = Table(game, agents, chance=chance, names=names, listeners=[narrator])
-    path = record or Path("records") / f"backgammon-{datetime.now():%Y%m%d-%H%M%S}.json"
+    path = record or default_record_path("backgammon")
     stopped = False
     try:
         table.play()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -11,7 +13,15 @@ from aceydeucey.core.errors import RulesError
 from aceydeucey.core.rules import RulesBase
 from aceydeucey.locale import LANGS, default_lang, t
 
-__all__ = ["LangOption", "OptionsOption", "console", "fail", "parse_options", "resolve_lang"]
+__all__ = [
+    "LangOption",
+    "OptionsOption",
+    "console",
+    "default_record_path",
+    "fail",
+    "parse_options",
+    "resolve_lang",
+]
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -76,3 +86,14 @@ def parse_options(
         except RulesError as exc:
             fail(str(exc))
     return out
+
+
+def default_record_path(game_id: str, part: str = "") -> Path:
+    """``records/<game>-<time><part>.json``, with ``-2``, ``-3``... if that name is taken."""
+    stem = f"{game_id}-{datetime.now():%Y%m%d-%H%M%S}{part}"
+    path = Path("records") / f"{stem}.json"
+    n = 2
+    while path.exists():
+        path = Path("records") / f"{stem}-{n}.json"
+        n += 1
+    return path

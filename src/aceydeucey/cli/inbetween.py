@@ -13,7 +13,6 @@ engine validates them and its message reaches the user.
 from __future__ import annotations
 
 import json
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -23,6 +22,7 @@ from aceydeucey.cli.common import (
     LangOption,
     OptionsOption,
     console,
+    default_record_path,
     fail,
     parse_options,
     resolve_lang,
@@ -212,7 +212,7 @@ def play_inbetween(
         start = rules.starting_chips if rules.banking == "shared" else None
         chips = obs.get("chips") or []
         console.print(final_view(returns, winners, names, chips, lang, starting_chips=start))
-    path = record or _default_record_path()
+    path = record or default_record_path("inbetween")
     saved = result.save(path)
     console.print(t(_DOMAIN, "ui.record_saved", lang, path=str(saved)))
 
@@ -362,17 +362,6 @@ class Narrator:
 
 
 # -- helpers --------------------------------------------------------------------
-
-
-def _default_record_path() -> Path:
-    """``records/inbetween-<timestamp>.json``, with ``-2``, ``-3``... if that name is taken."""
-    stem = f"inbetween-{datetime.now():%Y%m%d-%H%M%S}"
-    path = Path("records") / f"{stem}.json"
-    n = 2
-    while path.exists():
-        path = Path("records") / f"{stem}-{n}.json"
-        n += 1
-    return path
 
 
 def _resolve_rules(preset: str | None, options: dict[str, Any]) -> Any:
