@@ -128,7 +128,7 @@ def test_watched_game_in_portuguese(tmp_path: Path) -> None:
         str(tmp_path / "r.json"),
     )
     assert code == 0
-    assert "Sorteio inicial" in output and "vence" in output and "Registro salvo" in output
+    assert "Sorteio inicial" in output and "vence" in output and "Registo guardado" in output
 
 
 def test_default_record_path_is_under_records(
