@@ -85,28 +85,18 @@ def test_watched_game_plays_to_the_end_and_its_record_replays(tmp_path: Path) ->
 
 def test_watched_games_are_reproducible_by_seed(tmp_path: Path) -> None:
     first, second = tmp_path / "a.json", tmp_path / "b.json"
-    run(
-        "play",
-        "backgammon",
-        "--watch",
-        "--seed",
-        "4",
-        "--variant",
-        "classic",
-        "--record",
-        str(first),
-    )
-    run(
-        "play",
-        "backgammon",
-        "--watch",
-        "--seed",
-        "4",
-        "--variant",
-        "classic",
-        "--record",
-        str(second),
-    )
+    for path in (first, second):
+        run(
+            "play",
+            "backgammon",
+            "--watch",
+            "--seed",
+            "4",
+            "--variant",
+            "classic",
+            "--record",
+            str(path),
+        )
     assert json.loads(first.read_text())["actions"] == json.loads(second.read_text())["actions"]
     assert json.loads(first.read_text())["rules"]["variant"] == "classic"
 
