@@ -1,82 +1,119 @@
-"""Every message catalog has an English and a Portuguese twin with the same keys.
+"""Every gettext catalog has an English and a Portuguese twin with the same keys.
 
-Generic over all domains: each ``locale/<domain>.en.json`` must have a
-``<domain>.pt.json`` holding exactly the same keys, and each message must use
-exactly the same ``{placeholders}`` in both languages (a translation that drops
-or renames one would fail at run time).
+Generic over all domains: each ``locale/en/LC_MESSAGES/<domain>.po`` must have a
+``locale/pt/LC_MESSAGES/<domain>.po`` holding exactly the same message ids, each
+message must use exactly the same ``{placeholders}`` in both languages (a
+translation that drops or renames one would fail at run time), and plural
+messages must have their forms in both.
 """
 
 from __future__ import annotations
 
-import json
 import string
 from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
 
 import aceydeucey.locale
+from aceydeucey.core.errors import IllegalActionError, message
+from aceydeucey.locale import catalog, negotiate, t
 
 LOCALE_DIR = Path(aceydeucey.locale.__file__).parent
-ENGLISH = sorted(LOCALE_DIR.glob("*.en.json"))
+ENGLISH = sorted((LOCALE_DIR / "en" / "LC_MESSAGES").glob("*.po"))
 
 
 def _placeholders(template: str) -> set[str]:
     """The field names a ``str.format`` template uses (``{pot}``, ``{who}``...)."""
     return {
-        field.split(".")[0].split("[")[0]
+        field.split(".")[0].split("[")[0].split(":")[0]
         for _, field, _, _ in string.Formatter().parse(template)
         if field is not None
     }
 
 
-def _load(path: Path) -> dict[str, str]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    assert isinstance(data, dict), f"{path.name} must hold a JSON object"
-    for key, value in data.items():
-        assert isinstance(value, str), f"{path.name}: message {key!r} must be a string"
-    return data
+def _load(path: Path) -> Catalog:
+    with path.open("rb") as f:
+        return read_po(f)
+
+
+def _texts(cat: Catalog) -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for m in cat:
+        if not m.id:
+            continue
+        key = m.id[0] if isinstance(m.id, tuple) else m.id
+        forms = m.string if isinstance(m.string, tuple) else (m.string,)
+        assert all(forms), f"{key!r} has an empty translation"
+        out[key] = tuple(forms)
+    return out
+
+
+def _twin(english: Path) -> Path:
+    return LOCALE_DIR / "pt" / "LC_MESSAGES" / english.name
 
 
 def test_there_are_catalogs() -> None:
-    # The In-Between front end ships a catalog; the glob must find it.
-    assert any(p.name == "inbetween.en.json" for p in ENGLISH)
+    names = {p.stem for p in ENGLISH}
+    assert {"inbetween", "backgammon", "aces", "cli", "errors"} <= names
 
 
-@pytest.mark.parametrize("english", ENGLISH, ids=lambda p: p.name)
-def test_portuguese_twin_has_the_same_keys(english: Path) -> None:
-    # A catalog in English must have a Portuguese twin with exactly the same keys.
-    portuguese = english.with_name(english.name.replace(".en.json", ".pt.json"))
-    assert portuguese.is_file(), f"{english.name} has no Portuguese twin {portuguese.name}"
-    en, pt = _load(english), _load(portuguese)
-    assert sorted(set(en) - set(pt)) == [], f"keys missing in {portuguese.name}"
-    assert sorted(set(pt) - set(en)) == [], f"keys only in {portuguese.name}"
-
-
-@pytest.mark.parametrize("english", ENGLISH, ids=lambda p: p.name)
-def test_placeholders_match_per_key(english: Path) -> None:
-    # Each message uses the same {placeholders} in both languages.
-    portuguese = english.with_name(english.name.replace(".en.json", ".pt.json"))
-    if not portuguese.is_file():
-        pytest.fail(f"{english.name} has no Portuguese twin")
-    en, pt = _load(english), _load(portuguese)
+@pytest.mark.parametrize("english", ENGLISH, ids=lambda p: p.stem)
+def test_portuguese_twin_has_the_same_keys_and_placeholders(english: Path) -> None:
+    assert _twin(english).is_file(), f"{english.stem} has no Portuguese twin"
+    en, pt = _texts(_load(english)), _texts(_load(_twin(english)))
+    assert sorted(set(en) - set(pt)) == [], "keys missing in Portuguese"
+    assert sorted(set(pt) - set(en)) == [], "keys only in Portuguese"
     mismatched = {
-        key: (sorted(_placeholders(en[key])), sorted(_placeholders(pt[key])))
-        for key in set(en) & set(pt)
-        if _placeholders(en[key]) != _placeholders(pt[key])
+        key: (en[key], pt[key])
+        for key in en
+        if {frozenset(_placeholders(f)) for f in en[key]}
+        != {frozenset(_placeholders(f)) for f in pt[key]}
+        or len(en[key]) != len(pt[key])
     }
     assert mismatched == {}
 
 
 def test_no_orphan_portuguese_catalog() -> None:
-    # A Portuguese catalog without an English original would never be used as a fallback.
     orphans = [
         p.name
-        for p in LOCALE_DIR.glob("*.pt.json")
-        if not p.with_name(p.name.replace(".pt.json", ".en.json")).is_file()
+        for p in (LOCALE_DIR / "pt" / "LC_MESSAGES").glob("*.po")
+        if not (LOCALE_DIR / "en" / "LC_MESSAGES" / p.name).is_file()
     ]
     assert orphans == []
 
 
+def test_plural_forms_follow_the_count() -> None:
+    assert t("errors", "count.chips", "en", count=1) == "1 chip"
+    assert t("errors", "count.chips", "en", count=2) == "2 chips"
+    assert t("errors", "count.chips", "pt", count=1) == "1 ficha"
+    assert t("errors", "count.chips", "pt", count=0) == "0 fichas"
+
+
+def test_floats_take_the_decimal_comma_in_portuguese() -> None:
+    assert aceydeucey.locale._Formatter("pt").format("{x:.2f}", x=0.5) == "0,50"
+    assert aceydeucey.locale._Formatter("en").format("{x:.2f}", x=0.5) == "0.50"
+
+
+def test_errors_render_nested_messages_in_the_same_language() -> None:
+    err = IllegalActionError("turn.not_yours", seat=1, who=message("turn.who_chance"))
+    assert str(err) == "seat 1 cannot act now: it is chance's turn"
+    assert err.render("pt") == "o lugar 1 não pode jogar agora: é a vez de sorte"
+    assert err.to_dict()["params"] == {"seat": 1, "who": {"code": "turn.who_chance", "params": {}}}
+
+
+def test_catalog_lists_every_key() -> None:
+    assert catalog("errors", "en")["turn.who_seat"] == "seat {seat}"
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [(None, "en"), ("pt-PT,pt;q=0.9,en;q=0.8", "pt"), ("fr, en;q=0.5", "en"), ("de", "en")],
+)
+def test_accept_language_negotiation(header: str | None, lang: str) -> None:
+    assert negotiate(header) == lang
+
+
 def test_placeholder_parser_sees_every_field() -> None:
-    # The helper itself: fields with attribute or index access count by their base name.
-    assert _placeholders("{a} and {b.c} and {d[0]}, {{literal}}") == {"a", "b", "d"}
+    assert _placeholders("{a} and {b.c} and {d[0]}, {e:.2f} {{literal}}") == {"a", "b", "d", "e"}

@@ -97,10 +97,3 @@ def test_rules_sheet_in_english_and_portuguese_follows_the_options() -> None:
         app, ["rules", "aces-in-the-pot", "--finish", "one-holder", "--finish-rolls", "4"]
     )
     assert "only one player holds chips" in variant.stdout and "up to 4 rolls" in variant.stdout
-
-
-def test_the_two_catalogs_hold_the_same_keys() -> None:
-    folder = Path(__file__).resolve().parents[2] / "src" / "aceydeucey" / "locale"
-    en = json.loads((folder / "aces.en.json").read_text(encoding="utf-8"))
-    pt = json.loads((folder / "aces.pt.json").read_text(encoding="utf-8"))
-    assert set(en) == set(pt)

@@ -300,7 +300,7 @@ class AcesInThePotState(State):
             held[self.winner] += self.pot
         return tuple(Fraction(c - start) for c in held)
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> dict[str, Any]:  # type: ignore[override]  # until issue 7 lands
         self.game._check_seat(seat)
         return {
             "game": self.game.game_id,

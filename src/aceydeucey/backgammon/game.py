@@ -535,7 +535,7 @@ class BackgammonState(State):
         """The position from ``seat``'s side."""
         return self.position if seat == self.mover else self.position.flip()
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> dict[str, Any]:  # type: ignore[override]  # until issue 7 lands
         pos = self.view(seat)
         rules = self.game.rules
         pending: bool | int = False

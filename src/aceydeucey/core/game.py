@@ -15,13 +15,35 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
-from aceydeucey.core.errors import IllegalActionError, OutOfTurnError
+from aceydeucey.core.errors import ArgumentError, IllegalActionError, OutOfTurnError, message
 from aceydeucey.core.rules import RulesBase
 
-__all__ = ["CHANCE", "TERMINAL", "Action", "Game", "State"]
+__all__ = [
+    "CHANCE",
+    "ENVELOPE_KEYS",
+    "TERMINAL",
+    "Action",
+    "Game",
+    "GameInfo",
+    "Outcome",
+    "State",
+    "event",
+]
+
+#: The keys every observation of every game starts with, in this order.
+ENVELOPE_KEYS = (
+    "game",
+    "seat",
+    "current_player",
+    "phase",
+    "legal_actions",
+    "last_event",
+    "outcome",
+)
 
 #: ``current_player()`` at a chance node (same value as OpenSpiel's kChancePlayerId).
 CHANCE = -1
@@ -30,6 +52,56 @@ TERMINAL = -4
 
 #: An action is a small immutable value whose ``str`` is its canonical notation.
 Action = Hashable
+
+
+def event(kind: str, /, **fields: Any) -> dict[str, Any]:
+    """An event in the one shape every game uses: ``{"kind": ..., ...fields}``."""
+    return {"kind": kind, **fields}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended, as a value (python-chess's ``Outcome``).
+
+    ``termination`` is a stable code (``"session.rounds_played"``, ``"race.borne_off"``),
+    rendered in a language by the ``errors``-style catalogs of the front ends;
+    ``params`` hold its values; ``winners`` the seats that won (several on a tie);
+    ``returns`` each seat's exact net result.
+    """
+
+    termination: str
+    winners: tuple[int, ...]
+    returns: tuple[Fraction, ...]
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready; returns as exact strings (``"-3/2"``)."""
+        return {
+            "termination": self.termination,
+            "params": dict(self.params),
+            "winners": list(self.winners),
+            "returns": [str(r) for r in self.returns],
+        }
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game's fixed facts under its resolved rules (OpenSpiel's ``GameType``/``GameInfo``).
+
+    ``min_return``/``max_return`` bound any seat's net result; ``max_length`` bounds the
+    number of actions (chance included), or is ``None`` where no bound holds.
+    """
+
+    game_id: str
+    num_players: int
+    min_players: int
+    max_players: int
+    zero_sum: bool
+    hidden_information: bool
+    chance: bool
+    min_return: Fraction | None
+    max_return: Fraction | None
+    max_length: int | None
 
 
 class Game(ABC):
@@ -58,6 +130,11 @@ class Game(ABC):
     @abstractmethod
     def new_initial_state(self) -> State:
         """The state before anything has happened (often a chance node)."""
+
+    @property
+    def info(self) -> GameInfo:
+        """The fixed facts of this game under its rules (each game overrides this)."""
+        raise NotImplementedError(f"{type(self).__name__} does not declare its GameInfo")
 
     @abstractmethod
     def parse_action(self, text: str) -> Action:
@@ -131,12 +208,12 @@ class State(ABC):
 
     def _check_legal(self, action: Action) -> None:
         if self.is_terminal():
-            raise IllegalActionError(f"{action}: the game is over")
+            raise IllegalActionError("action.game_over", action=str(action))
         if action not in self.legal_actions():
             raise IllegalActionError(self.explain_illegal(action))
 
     # -- transition -----------------------------------------------------------
-    def apply(self, action: Action | str, *, seat: int | None = None) -> State:
+    def apply(self, action: Action | str, *, seat: int | None = None) -> Self:
         """The state after ``action`` (an action or its text); self is unchanged.
 
         ``seat``, when given, is the seat that claims to act: acting out of turn
@@ -145,10 +222,13 @@ class State(ABC):
         if seat is not None:
             to_act = self.current_player()
             if seat != to_act:
-                who = {CHANCE: "chance", TERMINAL: "nobody (the game is over)"}.get(
-                    to_act, f"seat {to_act}"
-                )
-                raise OutOfTurnError(f"seat {seat} cannot act now: it is {who}'s turn")
+                if to_act == CHANCE:
+                    who = message("turn.who_chance")
+                elif to_act == TERMINAL:
+                    who = message("turn.who_nobody")
+                else:
+                    who = message("turn.who_seat", seat=to_act)
+                raise OutOfTurnError("turn.not_yours", seat=seat, who=who)
         if isinstance(action, str):
             action = self.parse_action(action)
         else:
@@ -156,7 +236,7 @@ class State(ABC):
         return self._apply(action)
 
     @abstractmethod
-    def _apply(self, action: Action) -> State:
+    def _apply(self, action: Action) -> Self:
         """The next state, for an action already known to be legal."""
 
     # -- results and views ----------------------------------------------------
@@ -164,6 +244,71 @@ class State(ABC):
     def returns(self) -> tuple[Fraction, ...]:
         """Each seat's exact net result so far (final at a terminal state)."""
 
-    @abstractmethod
-    def observation(self, seat: int) -> dict[str, Any]:
-        """A JSON-ready view of what ``seat`` may see, including its legal actions."""
+    def outcome(self) -> Outcome | None:
+        """``None`` while the game runs; how it ended once it is over."""
+        if not self.is_terminal():
+            return None
+        code, params = self.termination()
+        return Outcome(code, self.winners(), self.returns(), tuple(sorted(params.items())))
+
+    def termination(self) -> tuple[str, dict[str, Any]]:
+        """At a terminal state: the stable code of how it ended, and its params."""
+        return "game.over", {}
+
+    def winners(self) -> tuple[int, ...]:
+        """The seats with the best result (all of them on a tie)."""
+        r = self.returns()
+        best = max(r)
+        return tuple(i for i, v in enumerate(r) if v == best)
+
+    # Games keep their own ``phase`` and ``last_event`` fields; these two hooks are what
+    # the envelope shows of them (a property here would become a dataclass default).
+    def phase_name(self) -> str:
+        """A stable name for the stage of play (``"bet"``, ``"roll"``, ``"over"``...)."""
+        return "over" if self.is_terminal() else "play"
+
+    def event_view(self) -> dict[str, Any] | None:
+        """The event of the transition that led here (``{"kind": ...}``), or ``None``."""
+        return None
+
+    def check_seat(self, seat: int | None) -> int | None:
+        """``seat`` when it is a seat of this game or ``None`` (a spectator); else an error."""
+        n = self.game.num_players
+        if seat is None:
+            return None
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ArgumentError("observation.bad_seat", seat=repr(seat), last=n - 1)
+        return seat
+
+    def observation(self, seat: int | None = None) -> dict[str, Any]:
+        """A JSON-ready view of what ``seat`` may see; ``None`` is a spectator's view.
+
+        Every game's observation starts with the same keys (``ENVELOPE_KEYS``):
+        ``legal_actions`` is empty unless it is that seat's turn.  The game's own
+        fields follow, from ``observe``; they never hold another seat's hidden cards.
+        """
+        seat = self.check_seat(seat)
+        outcome = self.outcome()
+        to_act = self.current_player()
+        obs: dict[str, Any] = {
+            "game": self.game.game_id,
+            "seat": seat,
+            "current_player": to_act,
+            "phase": self.phase_name(),
+            "legal_actions": (
+                [str(a) for a in self.player_actions()]
+                if seat is not None and seat == to_act
+                else []
+            ),
+            "last_event": self.event_view(),
+            "outcome": outcome.to_dict() if outcome is not None else None,
+        }
+        obs.update(self.observe(seat))
+        return obs
+
+    def observe(self, seat: int | None) -> dict[str, Any]:
+        """The game's own observation fields for ``seat`` (validated), or the public view.
+
+        Each game overrides this; the envelope keys come from ``observation``.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not implement observe()")

@@ -269,7 +269,7 @@ class InBetweenState(State):
         return tuple(i for i, v in enumerate(b) if v == best)
 
     # -- observation ----------------------------------------------------------------------
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int) -> dict[str, Any]:  # type: ignore[override]  # until issue 7 lands
         """What ``seat`` may see, JSON-ready (the keys are listed in ``view.observe``)."""
         return observe(self, seat)
 

@@ -1,23 +1,49 @@
-"""Message catalogs in English and Portuguese.
+"""Message catalogs in English and Portuguese, as gettext catalogs managed with Babel.
 
-Catalogs are JSON files ``<domain>.<lang>.json`` in this folder (one domain
-per game or front end, e.g. ``inbetween.pt.json``), mapping message keys to
-``str.format`` templates.  ``t(domain, key, lang, **values)`` renders one; a
-key missing in Portuguese falls back to English, and a key missing in English
-is an error (tests check both catalogs hold the same keys).
+The catalogs are ``<lang>/LC_MESSAGES/<domain>.po`` in this folder, one domain per
+game or front end (``inbetween``, ``backgammon``, ``aces``, ``cli``, ``errors``,
+``web``).  A message id is a stable key (``ui.round``, or an error code such as
+``stake.above_max``); its text is a ``str.format`` template.  A message with plural
+forms is looked up with ``ngettext`` by its ``count`` parameter ("1 chip", "2 chips").
+
+The wheel ships the ``.mo`` files compiled at build time (``hatch_build.py``); a
+checkout without them, or whose ``.po`` is newer, compiles the ``.po`` in memory.
+
+``t(domain, key, lang, **values)`` renders one message.  A key missing in
+Portuguese falls back to English; a key missing in English is an error (the tests
+check both catalogs hold the same keys and placeholders).  Values are formatted
+for the language: floats with the locale's decimal separator, and a nested
+message (``{"code": ..., "params": ...}``, see ``core.errors.message``) rendered
+in the same language.
 """
 
 from __future__ import annotations
 
-import json
+import gettext
+import io
 import os
+import string
+from fractions import Fraction
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
-__all__ = ["LANGS", "catalog", "default_lang", "t"]
+__all__ = [
+    "DOMAINS",
+    "LANGS",
+    "catalog",
+    "check_lang",
+    "default_lang",
+    "format_value",
+    "render_error",
+    "t",
+]
 
 LANGS = ("en", "pt")
+#: Babel locale of each language (European Portuguese, as seed 003 writes it).
+LOCALES = {"en": "en", "pt": "pt_PT"}
+LOCALE_DIR = Path(__file__).parent
+DOMAINS = tuple(sorted(p.stem for p in (LOCALE_DIR / "en" / "LC_MESSAGES").glob("*.po")))
 
 
 def default_lang() -> str:
@@ -31,25 +57,124 @@ def default_lang() -> str:
 
 def check_lang(lang: str) -> str:
     if lang not in LANGS:
-        raise ValueError(f"unknown language {lang!r}; accepted: {', '.join(LANGS)}")
+        from aceydeucey.core.errors import ArgumentError
+
+        raise ArgumentError("lang.unknown", language=lang, accepted=", ".join(LANGS))
     return lang
+
+
+def negotiate(accept_language: str | None) -> str:
+    """The language to use for an HTTP ``Accept-Language`` header (``en`` when none fits)."""
+    if not accept_language:
+        return "en"
+    ranked: list[tuple[float, int, str]] = []
+    for i, part in enumerate(accept_language.split(",")):
+        tag, _, q = part.strip().partition(";q=")
+        try:
+            weight = float(q) if q else 1.0
+        except ValueError:
+            continue
+        base = tag.strip().lower().split("-")[0]
+        if base in LANGS:
+            ranked.append((-weight, i, base))
+    return min(ranked)[2] if ranked else "en"
+
+
+@cache
+def translations(domain: str, lang: str) -> gettext.NullTranslations:
+    """The compiled catalog of ``domain`` in ``lang`` (``NullTranslations`` if none)."""
+    folder = LOCALE_DIR / check_lang(lang) / "LC_MESSAGES"
+    po, mo = folder / f"{domain}.po", folder / f"{domain}.mo"
+    if mo.is_file() and (not po.is_file() or mo.stat().st_mtime >= po.stat().st_mtime):
+        return gettext.GNUTranslations(io.BytesIO(mo.read_bytes()))
+    if not po.is_file():
+        return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as f:
+        cat = read_po(f, locale=LOCALES[lang], domain=domain)
+    buf = io.BytesIO()
+    write_mo(buf, cat)
+    buf.seek(0)
+    return gettext.GNUTranslations(buf)
 
 
 @cache
 def catalog(domain: str, lang: str) -> dict[str, str]:
-    """The messages of ``domain`` in ``lang`` (empty if that catalog does not exist)."""
-    path = resources.files(__name__) / f"{domain}.{lang}.json"
-    if not path.is_file():
-        return {}
-    data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
-    return data
+    """Every message of ``domain`` in ``lang``, key to template (plural: the singular form)."""
+    messages: dict[str, str] = {}
+    tr = translations(domain, lang)
+    for key, text in getattr(tr, "_catalog", {}).items():
+        if isinstance(key, tuple):
+            key, form = key
+            if form != 0:
+                continue
+        if key:
+            messages[key] = text
+    return messages
+
+
+def _lookup(domain: str, key: str, lang: str, count: int | None) -> str | None:
+    tr = translations(domain, lang)
+    if count is not None:
+        text = tr.ngettext(key, key, count)
+        if text != key:
+            return text
+    text = tr.gettext(key)
+    return None if text == key else text
+
+
+class _Formatter(string.Formatter):
+    """``str.format`` that writes floats the way ``lang`` does (a decimal comma in pt)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if isinstance(value, float) and self.lang != "en":
+            if not format_spec:
+                from babel.numbers import format_decimal
+
+                return format_decimal(value, locale=LOCALES[self.lang], decimal_quantization=False)
+            return format(value, format_spec).translate(_PT_NUMBER)
+        return super().format_field(value, format_spec)
+
+
+_PT_NUMBER = str.maketrans({".": ",", ",": "\u00a0"})
+
+
+def format_value(value: Any, lang: str) -> Any:
+    """A parameter as shown in ``lang``: nested messages rendered, sequences joined."""
+    if isinstance(value, int | float | Fraction | str):
+        return value
+    if isinstance(value, dict) and set(value) == {"code", "params"}:
+        return render_error(value["code"], value["params"], lang)
+    if isinstance(value, list | tuple):
+        return ", ".join(str(format_value(v, lang)) for v in value)
+    return value
 
 
 def t(domain: str, key: str, lang: str = "en", **values: Any) -> str:
     """Render message ``key`` of ``domain`` in ``lang``."""
-    template = catalog(domain, check_lang(lang)).get(key)
+    count = values.get("count")
+    count = count if isinstance(count, int) and not isinstance(count, bool) else None
+    template = _lookup(domain, key, check_lang(lang), count)
     if template is None:
-        template = catalog(domain, "en").get(key)
+        template = _lookup(domain, key, "en", count)
     if template is None:
         raise KeyError(f"no message {key!r} in catalog {domain!r}")
-    return template.format(**values) if values else template
+    if not values:
+        return template
+    shown = {k: format_value(v, lang) for k, v in values.items()}
+    return _Formatter(lang).vformat(template, (), shown)
+
+
+def render_error(code: str, params: dict[str, Any], lang: str = "en") -> str:
+    """An error code with its params as text in ``lang`` (the ``errors`` domain)."""
+    try:
+        return t("errors", code, lang, **params)
+    except KeyError:
+        # An uncatalogued code still renders: its text param when it has one, else the code.
+        text = params.get("text")
+        return str(text) if text is not None else code
