@@ -117,3 +117,11 @@ def test_accept_language_negotiation(header: str | None, lang: str) -> None:
 
 def test_placeholder_parser_sees_every_field() -> None:
     assert _placeholders("{a} and {b.c} and {d[0]}, {e:.2f} {{literal}}") == {"a", "b", "d", "e"}
+
+
+def test_error_codes_are_unique_across_error_domains() -> None:
+    seen: dict[str, str] = {}
+    for domain in aceydeucey.locale.ERROR_DOMAINS:
+        for key in catalog(domain, "en"):
+            assert key not in seen, f"{key!r} is in both {seen[key]} and {domain}"
+            seen[key] = domain

@@ -170,11 +170,27 @@ def t(domain: str, key: str, lang: str = "en", **values: Any) -> str:
     return _Formatter(lang).vformat(template, (), shown)
 
 
+#: Domains that hold error and outcome codes: ``errors`` (core) and each game's own.
+ERROR_DOMAINS = ("errors", *(d for d in DOMAINS if d.endswith("_errors")))
+
+
+@cache
+def error_domain(code: str) -> str | None:
+    """The domain whose English catalog holds ``code`` (codes are unique across domains)."""
+    for domain in ERROR_DOMAINS:
+        if code in catalog(domain, "en"):
+            return domain
+    return None
+
+
 def render_error(code: str, params: dict[str, Any], lang: str = "en") -> str:
-    """An error code with its params as text in ``lang`` (the ``errors`` domain)."""
-    try:
-        return t("errors", code, lang, **params)
-    except KeyError:
+    """An error (or outcome) code with its params as text in ``lang``.
+
+    Codes live in the ``errors`` domain and in each game's ``<game>_errors`` domain.
+    """
+    domain = error_domain(code)
+    if domain is None:
         # An uncatalogued code still renders: its text param when it has one, else the code.
         text = params.get("text")
         return str(text) if text is not None else code
+    return t(domain, code, lang, **params)
