@@ -25,6 +25,7 @@ from aceydeucey.core import (
     replay,
 )
 from aceydeucey.core.chance import common_denominator, sample_outcome
+from aceydeucey.core.errors import ArgumentError
 from aceydeucey.core.registry import register_game
 from tests.core.toy import ToyGame, ToyRules
 
@@ -125,7 +126,7 @@ def test_table_plays_writes_record_and_record_replays() -> None:
 
 
 def test_table_rejects_wrong_number_of_agents() -> None:
-    with pytest.raises(IllegalActionError, match="seats 2 players; got 1 agents"):
+    with pytest.raises(ArgumentError, match="seats 2 players; got 1 agents"):
         Table(toy(), [RandomAgent()])
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from aceydeucey.core.errors import ArgumentError
+
 __all__ = ["RandomAgent"]
 
 
@@ -19,5 +21,5 @@ class RandomAgent:
     def act(self, observation: dict[str, Any]) -> str:
         legal: list[str] = observation["legal_actions"]
         if not legal:
-            raise ValueError("the observation lists no legal actions: it is not this seat's turn")
+            raise ArgumentError("agent.no_legal_actions")
         return self._rng.choice(legal)

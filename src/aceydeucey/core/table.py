@@ -11,17 +11,29 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from aceydeucey.core.chance import ChanceSource, Seeded
-from aceydeucey.core.errors import AceyDeuceyError, IllegalActionError
+from aceydeucey.core.errors import AceyDeuceyError, ArgumentError, IllegalActionError
 from aceydeucey.core.game import Action, Game, State
 from aceydeucey.core.record import Record
 
-__all__ = ["Agent", "Table"]
+__all__ = ["Agent", "Table", "seat_agent"]
 
 
 class Agent(Protocol):
-    """A player: given its observation, returns an action or the action's text."""
+    """A player: given its observation, returns an action or the action's text.
+
+    An agent may also define ``seated(game, seat)``: runners call it once, before
+    the first observation, so the agent learns the game and its resolved rules
+    (observations do not repeat the rules at every step).
+    """
 
     def act(self, observation: dict[str, Any]) -> Action | str: ...
+
+
+def seat_agent(agent: object, game: Game, seat: int) -> None:
+    """Tell ``agent`` its game and seat, when it wants to know (``seated``)."""
+    seated = getattr(agent, "seated", None)
+    if seated is not None:
+        seated(game, seat)
 
 
 #: Called after every transition with (state before, action, state after).
@@ -42,8 +54,8 @@ class Table:
         max_retries: int = 100,
     ) -> None:
         if len(agents) != game.num_players:
-            raise IllegalActionError(
-                f"{game.game_id} seats {game.num_players} players; got {len(agents)} agents"
+            raise ArgumentError(
+                "table.agent_count", game=game.game_id, seats=game.num_players, agents=len(agents)
             )
         self.game = game
         self.agents = list(agents)
@@ -53,6 +65,8 @@ class Table:
         self.max_retries = max_retries
         self.state = game.new_initial_state()
         self.record = Record.start(game, self.names)
+        for seat, agent in enumerate(self.agents):
+            seat_agent(agent, game, seat)
 
     def step(self) -> State:
         """Let chance or the seat to act make one move; return the new state."""
@@ -76,7 +90,9 @@ class Table:
                     continue
                 break
             else:
-                raise IllegalActionError(f"seat {seat} gave {self.max_retries} illegal actions")
+                raise IllegalActionError(
+                    "table.too_many_retries", seat=seat, tries=self.max_retries
+                )
         self.record.actions.append(str(action))
         self.state = after
         for listen in self.listeners:
