@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import aceydeucey
 from aceydeucey.core import (
     CHANCE,
     TERMINAL,
@@ -201,3 +202,17 @@ def test_record_save_and_load(tmp_path: object) -> None:
     assert replay(Record.load(path)) == table.state
     with pytest.raises(RecordError, match="cannot read"):
         Record.load(Path(str(tmp_path)) / "missing.json")
+
+
+def test_every_game_has_bots_and_an_unknown_one_is_refused() -> None:
+    from aceydeucey.core.registry import bot_names, make_bot
+
+    for game_id in aceydeucey.game_ids():
+        names = bot_names(game_id)
+        assert "random" in names
+        bot = make_bot(game_id, names[0], seed=1)
+        assert callable(bot.act)
+    with pytest.raises(ArgumentError, match="no bot 'genius' for inbetween"):
+        make_bot("inbetween", "genius")
+    with pytest.raises(aceydeucey.UnknownGameError):
+        make_bot("chess", "random")

@@ -7,7 +7,7 @@ from typing import Any
 
 from aceydeucey.core.errors import ArgumentError
 
-__all__ = ["RandomAgent"]
+__all__ = ["BOTS", "RandomAgent"]
 
 
 class RandomAgent:
@@ -23,3 +23,7 @@ class RandomAgent:
         if not legal:
             raise ArgumentError("agent.no_legal_actions")
         return self._rng.choice(legal)
+
+
+#: The strategies every game has (a game's own ``bots.BOTS`` lists its others).
+BOTS: dict[str, type[RandomAgent]] = {"random": RandomAgent}

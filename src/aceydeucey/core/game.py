@@ -212,6 +212,14 @@ class State(ABC):
         if action not in self.legal_actions():
             raise IllegalActionError(self.explain_illegal(action))
 
+    def chance_actor(self) -> int | None:
+        """At a chance node that a seat performs (a throw of the dice): that seat, else ``None``.
+
+        Runners with people at the table may wait for that seat's gesture ("roll") before
+        drawing the outcome; the outcome itself is still chance's.  Dealing is nobody's.
+        """
+        return None
+
     # -- transition -----------------------------------------------------------
     def apply(self, action: Action | str, *, seat: int | None = None) -> Self:
         """The state after ``action`` (an action or its text); self is unchanged.

@@ -12,7 +12,7 @@ from typing import Any
 from aceydeucey.core.errors import UnknownGameError
 from aceydeucey.core.game import Game
 
-__all__ = ["game_class", "game_ids", "load_game", "register_game"]
+__all__ = ["bot_names", "game_class", "game_ids", "load_game", "make_bot", "register_game"]
 
 _GAMES: dict[str, str] = {
     "inbetween": "aceydeucey.inbetween.game:InBetweenGame",
@@ -51,3 +51,35 @@ def game_class(game_id: str) -> type[Game]:
 def load_game(game_id: str, **options: Any) -> Game:
     """A game with validated rules: ``load_game("inbetween", preset="guide", players=3)``."""
     return game_class(game_id).from_options(**options)
+
+
+#: Each game's bots: the module whose ``BOTS`` maps a strategy name to a class taking ``seed``.
+_BOTS: dict[str, str] = {
+    "inbetween": "aceydeucey.inbetween.bots",
+    "backgammon": "aceydeucey.backgammon.bots",
+    "aces-in-the-pot": "aceydeucey.core.agents",
+}
+
+
+def bot_names(game_id: str) -> list[str]:
+    """The strategies ``make_bot`` accepts for ``game_id`` (the first is the default)."""
+    game_class(game_id)  # an unknown game is refused the same way everywhere
+    return list(_bots(game_id))
+
+
+def _bots(game_id: str) -> dict[str, Any]:
+    """A game's ``BOTS`` (only the generic ones for a game that lists none)."""
+    module = _BOTS.get(game_id, "aceydeucey.core.agents")
+    bots: dict[str, Any] = importlib.import_module(module).BOTS
+    return bots
+
+
+def make_bot(game_id: str, name: str, *, seed: int | None = None) -> Any:
+    """A new bot of strategy ``name`` for ``game_id`` (an agent: ``act(observation)``)."""
+    game_class(game_id)
+    bots = _bots(game_id)
+    if name not in bots:
+        from aceydeucey.core.errors import ArgumentError
+
+        raise ArgumentError("bot.unknown", game=game_id, bot=name, accepted=", ".join(bots))
+    return bots[name](seed=seed)
