@@ -216,3 +216,17 @@ def test_every_game_has_bots_and_an_unknown_one_is_refused() -> None:
         make_bot("inbetween", "genius")
     with pytest.raises(aceydeucey.UnknownGameError):
         make_bot("chess", "random")
+
+
+def test_distribution_picks_exactly_like_sample_outcome() -> None:
+    from fractions import Fraction
+
+    from aceydeucey.core.game import Distribution
+
+    outcomes = [("a", Fraction(1, 6)), ("b", Fraction(1, 2)), ("c", Fraction(1, 3))]
+    dist = Distribution.from_outcomes(outcomes)
+    assert dist.total == common_denominator(outcomes) == 6
+    assert dist.weights == (1, 3, 2)
+    assert [dist.pick(d) for d in range(6)] == [sample_outcome(outcomes, d) for d in range(6)]
+    with pytest.raises(ArgumentError):
+        dist.pick(6)

@@ -50,16 +50,16 @@ class Seeded:
         self._rng = random.Random(seed)
 
     def choose(self, state: State) -> Action:
-        outcomes = state.chance_outcomes()
-        return sample_outcome(outcomes, self._rng.randrange(common_denominator(outcomes)))
+        dist = state.chance_distribution()
+        return dist.pick(self._rng.randrange(dist.total))
 
 
 class SystemChance:
     """Operating-system randomness (``secrets``): for real play."""
 
     def choose(self, state: State) -> Action:
-        outcomes = state.chance_outcomes()
-        return sample_outcome(outcomes, secrets.randbelow(common_denominator(outcomes)))
+        dist = state.chance_distribution()
+        return dist.pick(secrets.randbelow(dist.total))
 
 
 class Stacked:

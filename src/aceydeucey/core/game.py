@@ -13,6 +13,10 @@ predicates.
 
 from __future__ import annotations
 
+import bisect
+import functools
+import itertools
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -27,6 +31,7 @@ __all__ = [
     "ENVELOPE_KEYS",
     "TERMINAL",
     "Action",
+    "Distribution",
     "Game",
     "GameInfo",
     "Outcome",
@@ -57,6 +62,39 @@ Action = Hashable
 def event(kind: str, /, **fields: Any) -> dict[str, Any]:
     """An event in the one shape every game uses: ``{"kind": ..., ...fields}``."""
     return {"kind": kind, **fields}
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """Chance's outcomes at a node as integer weights over one total (an exact, fast form).
+
+    ``weights[i] / total`` is the exact probability of ``actions[i]``.  Games with a fixed
+    distribution (the 21 rolls of two dice) return one shared instance, so samplers need
+    no ``Fraction`` arithmetic per draw: draw an integer below ``total`` and walk ``cumulative``.
+    """
+
+    actions: tuple[Action, ...]
+    weights: tuple[int, ...]
+    total: int
+
+    @classmethod
+    def from_outcomes(cls, outcomes: Sequence[tuple[Action, Fraction]]) -> Distribution:
+        total = math.lcm(*(p.denominator for _, p in outcomes))
+        return cls(
+            tuple(a for a, _ in outcomes),
+            tuple(p.numerator * (total // p.denominator) for _, p in outcomes),
+            total,
+        )
+
+    @functools.cached_property
+    def cumulative(self) -> tuple[int, ...]:
+        return tuple(itertools.accumulate(self.weights))
+
+    def pick(self, draw: int) -> Action:
+        """The outcome selected by an integer ``draw`` in ``range(total)``."""
+        if not 0 <= draw < self.total:
+            raise ArgumentError("chance.draw_out_of_range", draw=draw, total=self.total)
+        return self.actions[bisect.bisect_right(self.cumulative, draw)]
 
 
 @dataclass(frozen=True)
@@ -180,6 +218,10 @@ class State(ABC):
 
         Elsewhere: an empty list.
         """
+
+    def chance_distribution(self) -> Distribution:
+        """Chance's outcomes as integer weights (games with a fixed distribution cache it)."""
+        return Distribution.from_outcomes(self.chance_outcomes())
 
     @abstractmethod
     def player_actions(self) -> Sequence[Action]:
