@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -119,7 +120,9 @@ def uniform_below(total: int, data: Iterable[int]) -> int:
     limit = span - span % total
     stream = iter(data)
     while True:
-        chunk = bytes(next(stream) for _ in range(k))
+        chunk = bytes(itertools.islice(stream, k))
+        if len(chunk) < k:
+            raise ArgumentError("fairness.stream_ended", total=total)
         x = int.from_bytes(chunk, "big")
         if x < limit:
             return x % total

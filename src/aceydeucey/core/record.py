@@ -154,9 +154,9 @@ def check_fairness(value: Any) -> dict[str, Any] | None:
         if key == "server_seed" and text is None:
             continue
         if not isinstance(text, str) or not _HEX.match(text):
-            raise RecordError("record.fairness_not_hex", key=key)
+            raise RecordError("record.fairness_not_hex", field=key)
         if digits is not None and len(text) != digits:
-            raise RecordError("record.fairness_bad_length", key=key, digits=digits)
+            raise RecordError("record.fairness_bad_length", field=key, digits=digits)
     return dict(value)
 
 
