@@ -353,6 +353,34 @@ def test_a_table_rebuilt_from_its_record_resumes_the_stream(played: Record) -> N
     assert str(resumed.choose(states[half])) == played.actions[half]
 
 
+def test_the_cut_is_added_before_the_first_draw_only() -> None:
+    committed = FairChance(SEED)
+    cut = committed.with_cut("ana")
+    assert cut.commitment == committed.commitment and cut.cut == CUT and cut.draws == 0
+    cut.draw(52)
+    with pytest.raises(ArgumentError) as err:
+        cut.with_cut(b"later")
+    assert err.value.code == "fairness.cut_after_draw"
+
+
+def test_resume_continues_a_record_where_it_stopped() -> None:
+    whole = _play("inbetween", {"preset": "guide", "players": 3}, None)
+    chance = _chance_indexes(whole)
+    nxt = chance[len(chance) // 2]
+    part = _play("inbetween", {"preset": "guide", "players": 3}, nxt)
+    assert part.actions == whole.actions[:nxt]
+    resumed = FairChance.resume(part, SEED)
+    assert resumed.draws == chance.index(nxt) and resumed.cut == CUT
+    assert str(resumed.choose(_states(whole)[nxt])) == whole.actions[nxt]
+    with pytest.raises(ArgumentError) as err:
+        FairChance.resume(part, bytes(32))
+    assert err.value.code == "fairness.wrong_seed"
+    part.fairness = None
+    with pytest.raises(RecordError) as rec:
+        FairChance.resume(part, SEED)
+    assert rec.value.code == "fairness.missing"
+
+
 def test_non_canonical_spelling_of_the_right_card_still_verifies() -> None:
     record = _play("inbetween", {"players": 2, "rounds": 1}, None)
     i = next(i for i, a in enumerate(record.actions) if a[-1] in "CDHS" and a[0].isalpha())

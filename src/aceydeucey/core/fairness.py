@@ -148,6 +148,37 @@ class FairChance:
         self.draws = draws
         self.commitment = commitment(self._seed)
 
+    def with_cut(self, cut: bytes | str) -> FairChance:
+        """The same seed with the cutting seat's ``cut``: before the first draw only."""
+        if self.draws:
+            raise ArgumentError("fairness.cut_after_draw", draws=self.draws)
+        return FairChance(self._seed, cut)
+
+    @classmethod
+    def resume(cls, record: Record, server_seed: bytes) -> FairChance:
+        """The source of a table rebuilt from ``record``: its cut, the next draw index.
+
+        ``server_seed`` must be the one the record's commitment names; the draw index is
+        the number of chance actions in the record (found by replaying it).
+        """
+        data = check_fairness(record.fairness)
+        if data is None:
+            raise RecordError("fairness.missing")
+        seed = _check_seed(server_seed)
+        if not hmac.compare_digest(commitment(seed), data["commitment"]):
+            raise ArgumentError("fairness.wrong_seed", commitment=data["commitment"])
+        state = record.make_game().new_initial_state()
+        draws = 0
+        for index, text in enumerate(record.actions):
+            draws += state.is_chance_node()
+            try:
+                state = state.apply(text)
+            except AceyDeuceyError as exc:
+                raise RecordError(
+                    "record.action_failed", index=index, text=text, cause=exc
+                ) from None
+        return cls(seed, bytes.fromhex(data["cut"]), draws)
+
     @property
     def server_seed(self) -> bytes:
         """The secret seed: reveal it only once the game is over."""
