@@ -549,6 +549,8 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     (folder / "junk.json").write_text("{ not json", encoding="utf-8")
     paths["junk"] = folder / "junk.json"
     paths["missing"] = folder / "nowhere.json"
+    (folder / "binary.json").write_bytes(bytes(range(256)))
+    paths["binary"] = folder / "binary.json"
     return paths
 
 
@@ -592,7 +594,7 @@ def test_verify_command_exit_codes_for_records_it_cannot_check(saved: dict[str, 
     result = runner.invoke(app, ["verify", str(saved["hidden"]), "--json"])
     assert result.exit_code == 1
     assert json.loads(result.output)["error"]["code"] == "fairness.not_revealed"
-    for name in ("junk", "missing"):
+    for name in ("junk", "missing", "binary"):
         result = runner.invoke(app, ["verify", str(saved[name]), "--lang", "en"])
         assert result.exit_code == 2, result.output
         assert "unreadable record" in result.output and "Traceback" not in result.output

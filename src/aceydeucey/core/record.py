@@ -121,6 +121,8 @@ class Record:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise RecordError("record.not_text", path=str(path)) from None
         return cls.from_json(text)
 
     # -- replay ---------------------------------------------------------------
