@@ -17,6 +17,7 @@ Format (version 1, documented in ``docs/records.md``)::
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -26,7 +27,7 @@ from aceydeucey.core.errors import AceyDeuceyError, RecordError
 from aceydeucey.core.game import Game, State
 from aceydeucey.core.registry import game_class
 
-__all__ = ["FORMAT", "VERSION", "Record", "replay"]
+__all__ = ["FORMAT", "VERSION", "Record", "check_fairness", "replay"]
 
 FORMAT = "aceydeucey-record"
 VERSION = 1
@@ -102,7 +103,7 @@ class Record:
             rules=data["rules"],
             players=[str(p) for p in data["players"]],
             actions=list(data["actions"]),
-            fairness=data.get("fairness"),
+            fairness=check_fairness(data.get("fairness")),
             result=data.get("result"),
         )
 
@@ -120,6 +121,8 @@ class Record:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise RecordError("record.not_text", path=str(path)) from None
         return cls.from_json(text)
 
     # -- replay ---------------------------------------------------------------
@@ -129,6 +132,34 @@ class Record:
             return cls(cls.rules_class.from_dict(self.rules))
         except AceyDeuceyError as exc:
             raise RecordError(f"record rules are invalid: {exc}") from None
+
+
+_HEX = re.compile(r"^(?:[0-9a-f]{2})*$")
+#: The ``fairness`` keys that hold bytes as hex, and their exact size in hex digits (None: any).
+_FAIRNESS_HEX = {"commitment": 64, "cut": None, "server_seed": 64}
+
+
+def check_fairness(value: Any) -> dict[str, Any] | None:
+    """A record's ``fairness`` field (docs/fairness.md), checked for shape; null stays None.
+
+    ``scheme`` is a non-empty string (an unknown one still loads; ``verify`` refuses it);
+    ``commitment``, ``cut`` and ``server_seed`` (null until revealed) are lowercase hex.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise RecordError("record.fairness_not_object")
+    if not isinstance(value.get("scheme"), str) or not value["scheme"]:
+        raise RecordError("record.fairness_no_scheme")
+    for key, digits in _FAIRNESS_HEX.items():
+        text = value.get(key)
+        if key == "server_seed" and text is None:
+            continue
+        if not isinstance(text, str) or not _HEX.match(text):
+            raise RecordError("record.fairness_not_hex", field=key)
+        if digits is not None and len(text) != digits:
+            raise RecordError("record.fairness_bad_length", field=key, digits=digits)
+    return dict(value)
 
 
 def replay(record: Record) -> State:

@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Literal, Self
 
 from aceydeucey.core.errors import RulesError
 
-__all__ = ["Preset", "RulesBase", "option"]
+__all__ = ["Preset", "RulesBase", "contradiction", "option"]
 
 
 @dataclass(frozen=True)
@@ -168,16 +168,21 @@ class RulesBase:
             name = cls.DEFAULT_PRESET
         if name not in cls.PRESETS:
             raise RulesError(
-                f"unknown {cls.PRESET_KEY} {name!r} for {cls.GAME}; "
-                f"accepted: {', '.join(cls.PRESETS)}"
+                "rules.unknown_preset",
+                setting=cls.PRESET_KEY,
+                name=repr(name),
+                game=cls.GAME,
+                accepted=list(cls.PRESETS),
             )
         accepted = cls.option_names()
         unknown = sorted(set(options) - set(accepted))
         if unknown:
             raise RulesError(
-                f"unknown option{'s' if len(unknown) > 1 else ''} "
-                f"{', '.join(repr(u) for u in unknown)} for {cls.GAME}; "
-                f"accepted: {', '.join(accepted)}"
+                "rules.unknown_option",
+                count=len(unknown),
+                names=[repr(u) for u in unknown],
+                game=cls.GAME,
+                accepted=accepted,
             )
         values = {**cls.PRESETS[name].options, **options, cls.PRESET_KEY: name}
         hints = _hints(cls)
@@ -193,27 +198,43 @@ class RulesBase:
             hint = hints[f.name]
             if not _type_ok(value, hint):
                 raise RulesError(
-                    f"option {f.name!r} of {self.GAME} must be {_describe_type(hint)}, "
-                    f"not {value!r}"
+                    "rules.wrong_type",
+                    option=f.name,
+                    game=self.GAME,
+                    expected=_describe_type(hint),
+                    value=repr(value),
                 )
             meta = f.metadata
             choices = meta.get("choices")
             if choices is not None and value not in choices:
                 raise RulesError(
-                    f"option {f.name!r} of {self.GAME} cannot be {value!r}; "
-                    f"accepted: {', '.join(str(c) for c in choices)}"
+                    "rules.not_a_choice",
+                    option=f.name,
+                    game=self.GAME,
+                    value=repr(value),
+                    accepted=[str(c) for c in choices],
                 )
             if isinstance(value, int) and not isinstance(value, bool):
                 lo, hi = meta.get("min"), meta.get("max")
                 if (lo is not None and value < lo) or (hi is not None and value > hi):
                     span = f"{lo if lo is not None else '-inf'}..{hi if hi is not None else 'inf'}"
                     raise RulesError(
-                        f"option {f.name!r} of {self.GAME} = {value} is out of range {span}"
+                        "rules.out_of_range",
+                        option=f.name,
+                        game=self.GAME,
+                        value=value,
+                        min=lo,
+                        max=hi,
+                        span=span,
                     )
         self.check()
 
     def check(self) -> None:
-        """Reject contradictory option combinations (override; name both options)."""
+        """Reject contradictory option combinations (override; name both options).
+
+        Raise ``contradiction(self, "mode", "allow_double")`` for the plain case
+        (code ``rules.contradiction``), or a ``RulesError`` with a game's own code.
+        """
 
     # -- introspection --------------------------------------------------------
     @classmethod
@@ -231,7 +252,11 @@ class RulesBase:
         accepted = [*cls.option_names(), cls.PRESET_KEY]
         if name not in accepted:
             raise RulesError(
-                f"unknown option {name!r} for {cls.GAME}; accepted: {', '.join(accepted)}"
+                "rules.unknown_option",
+                count=1,
+                names=[repr(name)],
+                game=cls.GAME,
+                accepted=accepted,
             )
         hint = _hints(cls)[name]
         try:
@@ -276,3 +301,20 @@ class RulesBase:
             and value != (list(v) if isinstance(v := base.get(name, defaults[name]), tuple) else v)
         ]
         return f"{self.PRESET_KEY}={preset}" + (" " + " ".join(diffs) if diffs else "")
+
+
+def contradiction(rules: RulesBase, option: str, other: str) -> RulesError:
+    """The error for two options of ``rules`` whose values contradict each other.
+
+    ``option 'mode' = 'b' contradicts option 'allow_double' = True`` (code
+    ``rules.contradiction``, params ``option``, ``value``, ``other``, ``other_value``,
+    ``game``; the values as ``repr`` text).
+    """
+    return RulesError(
+        "rules.contradiction",
+        option=option,
+        value=repr(getattr(rules, option)),
+        other=other,
+        other_value=repr(getattr(rules, other)),
+        game=rules.GAME,
+    )
