@@ -110,7 +110,7 @@ def test_stacked_chance_replays_given_outcomes_then_runs_out() -> None:
     state = toy().new_initial_state()
     assert stack.choose(state) == 3
     assert stack.choose(state) == 2
-    with pytest.raises(IllegalActionError, match="ran out"):
+    with pytest.raises(ArgumentError, match="ran out"):
         stack.choose(state)
     fallback = Stacked([], then=Seeded(1))
     assert fallback.choose(state) in (1, 2, 3)

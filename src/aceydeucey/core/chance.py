@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Protocol
 
-from aceydeucey.core.errors import IllegalActionError
+from aceydeucey.core.errors import ArgumentError
 from aceydeucey.core.game import Action, State
 
 __all__ = ["ChanceSource", "Seeded", "Stacked", "SystemChance", "sample_outcome"]
@@ -76,7 +76,7 @@ class Stacked:
     def choose(self, state: State) -> Action:
         if not self._pending:
             if self._then is None:
-                raise IllegalActionError("stacked chance outcomes ran out")
+                raise ArgumentError("chance.stack_empty")
             return self._then.choose(state)
         wanted = self._pending.pop(0)
         return state.parse_action(wanted) if isinstance(wanted, str) else wanted

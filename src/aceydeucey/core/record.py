@@ -23,7 +23,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from aceydeucey.core.errors import AceyDeuceyError, RecordError
+from aceydeucey.core.errors import AceyDeuceyError, RecordError, message
 from aceydeucey.core.game import Game, State
 from aceydeucey.core.registry import game_class
 
@@ -79,12 +79,12 @@ class Record:
     @classmethod
     def from_dict(cls, data: Any) -> Record:
         if not isinstance(data, dict):
-            raise RecordError("a record must be a JSON object")
+            raise RecordError("record.not_object")
         if data.get("format") != FORMAT:
-            raise RecordError(f"not an aceydeucey record: 'format' must be {FORMAT!r}")
+            raise RecordError("record.bad_format", format=FORMAT)
         if data.get("version") != VERSION:
             raise RecordError(
-                f"unsupported record version {data.get('version')!r}; this build reads {VERSION}"
+                "record.bad_version", version=repr(data.get("version")), reads=VERSION
             )
         checks = {
             "game": str,
@@ -94,10 +94,10 @@ class Record:
         }
         for key, kind in checks.items():
             if not isinstance(data.get(key), kind):
-                raise RecordError(f"record field {key!r} must be a {kind.__name__}")
+                raise RecordError("record.bad_field", field=key, kind=kind.__name__)
         for i, action in enumerate(data["actions"]):
             if not isinstance(action, str):
-                raise RecordError("an action must be a string", index=i, text=repr(action))
+                raise RecordError("record.action_not_text", index=i, text=repr(action))
         return cls(
             game=data["game"],
             rules=data["rules"],
@@ -112,7 +112,7 @@ class Record:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"not valid JSON: {exc}") from None
+            raise RecordError("record.not_json", detail=str(exc)) from None
         return cls.from_dict(data)
 
     @classmethod
@@ -120,7 +120,7 @@ class Record:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
-            raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+            raise RecordError("record.unreadable", path=str(path), detail=exc.strerror) from None
         except UnicodeDecodeError:
             raise RecordError("record.not_text", path=str(path)) from None
         return cls.from_json(text)
@@ -131,7 +131,7 @@ class Record:
             cls = game_class(self.game)
             return cls(cls.rules_class.from_dict(self.rules))
         except AceyDeuceyError as exc:
-            raise RecordError(f"record rules are invalid: {exc}") from None
+            raise RecordError("record.bad_rules", reason=message(exc.code, **exc.params)) from None
 
 
 _HEX = re.compile(r"^(?:[0-9a-f]{2})*$")
@@ -170,22 +170,22 @@ def replay(record: Record) -> State:
     game = record.make_game()
     if len(record.players) != getattr(game, "num_players", len(record.players)):
         raise RecordError(
-            f"record lists {len(record.players)} players but its rules seat {game.num_players}"
+            "record.player_count", players=len(record.players), seats=game.num_players
         )
     state = game.new_initial_state()
     for index, text in enumerate(record.actions):
         try:
             state = state.apply(text)
         except AceyDeuceyError as exc:
-            raise RecordError(str(exc), index=index, text=text) from None
+            raise RecordError(exc.code, index=index, text=text, cause=exc) from None
     if record.result is not None and "returns" in record.result:
         try:
             claimed = [Fraction(r) for r in record.result["returns"]]
         except (TypeError, ValueError, ZeroDivisionError):
-            raise RecordError("record result 'returns' is not a list of fractions") from None
+            raise RecordError("record.bad_returns") from None
         if claimed != list(state.returns()):
             got = [str(r) for r in state.returns()]
             raise RecordError(
-                f"record result {record.result['returns']} differs from the replayed {got}"
+                "record.returns_differ", claimed=str(record.result["returns"]), replayed=str(got)
             )
     return state

@@ -42,7 +42,8 @@ def game_class(game_id: str) -> type[Game]:
     try:
         path = _GAMES[game_id]
     except KeyError:
-        raise UnknownGameError(f"unknown game {game_id!r}; accepted: {', '.join(_GAMES)}") from None
+        accepted = ", ".join(_GAMES)
+        raise UnknownGameError("game.unknown", game=game_id, accepted=accepted) from None
     module_name, _, class_name = path.partition(":")
     cls: type[Game] = getattr(importlib.import_module(module_name), class_name)
     return cls
