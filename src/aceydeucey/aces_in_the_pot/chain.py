@@ -93,9 +93,11 @@ def build_chain(rules: AcesRules) -> Chain:
     """Every play state of ``rules`` and its transitions (vectorised with NumPy)."""
     if count_states(rules) > MAX_STATES:
         raise RulesError(
-            f"option 'players' = {rules.players} with option 'starting_chips' = "
-            f"{rules.starting_chips} gives about {count_states(rules):,} states: too many to "
-            f"solve exactly here (limit {MAX_STATES:,}); use the simulator instead"
+            "aces.too_many_states",
+            players=rules.players,
+            chips=rules.starting_chips,
+            states=count_states(rules),
+            limit=MAX_STATES,
         )
     n, total = rules.players, rules.total_chips
     chips = _play_states(n, total, rules.finish)

@@ -118,7 +118,7 @@ class _Starter:
     def __call__(self, before: State, action: Action, after: State) -> None:
         assert isinstance(after, AcesInThePotState)
         event = after.last_event
-        if event is not None and event.outcome == "roll-off-won":
+        if event is not None and event.kind == "roll-off-won":
             self.seat = event.next_seat
 
 

@@ -250,10 +250,10 @@ class _Narrator:
         name = self.names[event.seat]
         if event.phase == "roll-off":
             console.print(self.say("rolloff.die", name=name, die=event.action.split()[-1]))
-            if event.outcome == "roll-off-tie":
+            if event.kind == "roll-off-tie":
                 tied = ", ".join(self.names[s] for s in event.tied)
                 console.print(self.say("rolloff.tie", names=tied))
-            elif event.outcome == "roll-off-won":
+            elif event.kind == "roll-off-won":
                 first = self.names[event.next_seat]
                 console.print(f"[bold]{self.say('rolloff.won', name=first)}[/]")
                 self._show_table(after)
@@ -266,7 +266,7 @@ class _Narrator:
                 skipped = ", ".join(self.names[s] for s in event.skipped)
                 console.print(f"  [dim]{self.say('skipped', names=skipped)}[/]")
             self._show_table(after)
-            if event.outcome == "finish-start":
+            if event.kind == "finish-start":
                 holder = self.names[event.next_seat]
                 console.print(
                     "[bold yellow]"
@@ -289,9 +289,9 @@ class _Narrator:
                 "finish-pass": lambda: self.say("finish.pass", name=nxt),
                 "back-to-play": lambda: self.say("finish.back", name=nxt),
                 "win": lambda: "[bold green]" + self.say("win", name=name, pot=after.pot) + "[/]",
-            }[event.outcome]()
+            }[event.kind]()
             console.print(f"{head}: {tail}")
-            if event.outcome == "back-to-play":
+            if event.kind == "back-to-play":
                 self._show_table(after)
         if self.pause:
             time.sleep(self.pause)
