@@ -147,8 +147,8 @@ def test_rules_options_are_validated_and_round_trip() -> None:
 
 
 def test_a_record_replays_and_a_tampered_one_is_refused() -> None:
-    from aceydeucey.aces_in_the_pot.session import play_session
     from aceydeucey.core.chance import Seeded
+    from aceydeucey.core.session import play_session
 
     record = play_session(game(4), 1, chance=Seeded(3)).records[0]
     loaded = Record.from_json(record.to_json())

@@ -12,8 +12,8 @@ import pytest
 
 from aceydeucey import RulesError, load_game
 from aceydeucey.aces_in_the_pot.game import AcesInThePotGame, AcesInThePotState
-from aceydeucey.aces_in_the_pot.session import play_session
 from aceydeucey.core.chance import Seeded, Stacked
+from aceydeucey.core.session import play_session
 
 
 def game(players: int = 4, **options: object) -> AcesInThePotGame:
@@ -251,7 +251,7 @@ def test_the_winner_collects_the_pot() -> None:
 def test_a_session_tallies_pots_and_everyone_starts_level() -> None:
     # "write down how many pots each player has won ... Everyone then begins level each time".
     session = play_session(game(3), 4, chance=Seeded(7))
-    assert sum(session.pots) == 4
+    assert sum(session.wins) == 4
     assert session.games == 4
     for record in session.records:
         assert record.actions[0].startswith("die")  # every game opens with its own roll-off
@@ -288,11 +288,11 @@ def test_one_holder_clean_rolls_win_the_pot_and_the_chips_kept() -> None:
 
 def test_stacked_chance_plays_a_whole_game_through_the_table() -> None:
     # A full short game with given dice: roll-off, both sixes away, aces, the finish.
-    from aceydeucey.aces_in_the_pot.session import NoDecisions
+    from aceydeucey.core.agents import RandomAgent
     from aceydeucey.core.table import Table
 
     rolls = ["die 1", "die 6", "die 2", "1-1", "1-1", "2-1", "3-2", "4-3", "5-5"]
-    table = Table(game(3), [NoDecisions()] * 3, chance=Stacked(rolls))
+    table = Table(game(3), [RandomAgent()] * 3, chance=Stacked(rolls))
     record = table.play()
     # seat 1 starts: 1-1 (pot 2), seat 2 1-1 (pot 4), seat 0 2-1 (pot 5): seat 0 finishes
     assert record.result is not None

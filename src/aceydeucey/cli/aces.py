@@ -29,7 +29,7 @@ from aceydeucey.locale import t
 
 if TYPE_CHECKING:
     from aceydeucey.aces_in_the_pot.game import AcesInThePotGame, AcesInThePotState
-    from aceydeucey.aces_in_the_pot.session import Session
+    from aceydeucey.core.session import Session
 
 GAME_ID = "aces-in-the-pot"
 
@@ -139,8 +139,8 @@ def play_command(
 
     The dice do all the playing.
     """
-    from aceydeucey.aces_in_the_pot.session import play_session
     from aceydeucey.core.chance import Seeded, SystemChance
+    from aceydeucey.core.session import play_session
 
     language = resolve_lang(lang)
     if games is not None and first_to is not None:
@@ -176,7 +176,10 @@ def play_command(
         if not as_json:
             console.print(t("aces", "record.saved", language, path=path))
     if as_json:
-        print(json.dumps({**session.to_dict(), "records": paths}))
+        tally = session.to_dict()
+        tally["pots"] = tally.pop("wins")
+        tally["first_rollers"] = tally.pop("starters")
+        print(json.dumps({**tally, "records": paths}))
         return
     if session.games > 1 or first_to is not None:
         _print_tally(session, names, language)
@@ -186,14 +189,14 @@ def _print_tally(session: Session, names: list[str], lang: str) -> None:
     table = RichTable(title=t("aces", "tally.title", lang))
     table.add_column(t("aces", "analysis.seat", lang))
     table.add_column("#", justify="right")
-    for name, pots in zip(names, session.pots, strict=True):
+    for name, pots in zip(names, session.wins, strict=True):
         table.add_row(name, str(pots))
     console.print(table)
     winner = session.winner
     if winner is not None:
         console.print(
             "[bold green]"
-            + t("aces", "tally.winner", lang, name=names[winner], pots=session.pots[winner])
+            + t("aces", "tally.winner", lang, name=names[winner], pots=session.wins[winner])
             + "[/]"
         )
     else:
