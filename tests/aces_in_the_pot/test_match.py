@@ -196,7 +196,7 @@ def test_cli_match_in_english_prints_pots_and_the_match_winner(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    args = ["play", "aces-in-the-pot", "-n", "3", "--first-to", "2", "--start", "rotate"]
+    args = ["play", "aces-in-the-pot", "--watch", "-n", "3", "--first-to", "2", "--start", "rotate"]
     result = runner.invoke(app, [*args, "--seed", "3", "--speed", "fast", "--lang", "en"])
     assert result.exit_code == 0, result.output
     assert "(first to 2 pots)" in result.stdout and "starts this game" in result.stdout
@@ -209,7 +209,7 @@ def test_cli_match_json_in_portuguese_matches_the_saved_records(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    args = ["play", "aces-in-the-pot", "-n", "4", "--first-to", "2", "--start", "rotate"]
+    args = ["play", "aces-in-the-pot", "--watch", "-n", "4", "--first-to", "2", "--start", "rotate"]
     result = runner.invoke(app, [*args, "--seed", "8", "--json", "--lang", "pt"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
