@@ -202,7 +202,7 @@ def test_cli_match_in_english_prints_pots_and_the_match_winner(
     assert "(first to 2 pots)" in result.stdout and "starts this game" in result.stdout
     assert "Pots won" in result.stdout
     winners = [line for line in result.stdout.splitlines() if "wins the match" in line]
-    assert len(winners) == 1 and "with 2 pot(s)" in winners[0]
+    assert len(winners) == 1 and "with 2 pots" in winners[0]
 
 
 def test_cli_match_json_in_portuguese_matches_the_saved_records(

@@ -57,6 +57,7 @@ def test_ctrl_c_in_a_session_keeps_finished_games_and_saves_the_interrupted_one(
     assert "Traceback" not in result.output
     text = flat(result.stdout)
     assert "Stopped." in text and "Unfinished game saved" in text
+    assert "Stopped after 1 game; most pots so far" in text and "wins the match" not in text
     done, cut = Record.load(tmp_path / "s-1.json"), Record.load(tmp_path / "s-2.json")
     assert replay(done).is_terminal() and len(done.actions) == first
     assert cut.result is not None and cut.result["terminal"] is False

@@ -266,7 +266,7 @@ def play_command(
         )
         return
     if many and session.games:
-        _print_tally(session, names, language)
+        _print_tally(session, names, language, stopped=stopped)
 
 
 class _Stop(Exception):
@@ -292,7 +292,7 @@ class _Throws:
         return self.chance.choose(state)
 
 
-def _print_tally(session: Session, names: list[str], lang: str) -> None:
+def _print_tally(session: Session, names: list[str], lang: str, *, stopped: bool = False) -> None:
     table = RichTable(title=t("aces", "tally.title", lang))
     table.add_column(t("aces", "analysis.seat", lang))
     table.add_column("#", justify="right")
@@ -300,10 +300,13 @@ def _print_tally(session: Session, names: list[str], lang: str) -> None:
         table.add_row(name, str(pots))
     console.print(table)
     winner = session.winner
-    if winner is not None:
+    if stopped:  # an interrupted session has no winner, only leaders so far
+        leading = ", ".join(names[s] for s in session.leaders())
+        console.print(t("aces", "tally.stopped", lang, count=session.games, names=leading))
+    elif winner is not None:
         console.print(
             "[bold green]"
-            + t("aces", "tally.winner", lang, name=names[winner], pots=session.wins[winner])
+            + t("aces", "tally.winner", lang, name=names[winner], count=session.wins[winner])
             + "[/]"
         )
     else:
@@ -345,6 +348,13 @@ class _Narrator:
     def say(self, key: str, **values: Any) -> str:
         return t("aces", key, self.lang, **values)
 
+    def say_of(self, key: str, seat: int, **values: Any) -> str:
+        """A line about ``seat`` (its name in ``name``), worded for "You" when it is the
+        person at the table."""
+        if seat in self.humans and len(self.humans) == 1:
+            key += ".you"
+        return self.say(key, name=self.names[seat], **values)
+
     def ask_to_throw(self, state: State, seat: int) -> None:
         """The person's seat throws: show the table and wait for Enter (q stops)."""
         view = state.observation(seat)
@@ -375,7 +385,7 @@ class _Narrator:
             console.print(f"[bold]{self.say('resumed')}[/]")
             self._show_table(view)
         elif view["phase"] == "play":  # no roll-off: the rules name the first roller
-            console.print(f"[bold]{self.say('start.fixed', name=self.names[view['roller']])}[/]")
+            console.print(f"[bold]{self.say_of('start.fixed', view['roller'])}[/]")
             self._show_table(view)
 
     def __call__(self, before: State, action: Any, after: State) -> None:
@@ -386,48 +396,43 @@ class _Narrator:
         if event is None:  # pragma: no cover - every transition records its event
             return
         kind = event["kind"]
-        name = self.names[event["seat"]]
+        seat = event["seat"]
         if event["phase"] == "roll-off":
-            console.print(self.say("rolloff.die", name=name, die=event["action"].split()[-1]))
+            console.print(self.say_of("rolloff.die", seat, die=event["action"].split()[-1]))
             if kind == "roll-off-tie":
                 tied = ", ".join(self.names[s] for s in event["tied"])
                 console.print(self.say("rolloff.tie", names=tied))
             elif kind == "roll-off-won":
-                first = self.names[event["next_seat"]]
-                console.print(f"[bold]{self.say('rolloff.won', name=first)}[/]")
+                console.print(f"[bold]{self.say_of('rolloff.won', event['next_seat'])}[/]")
                 self._show_table(view)
         elif event["phase"] == "play":
             console.print(
-                f"{self.say('throw', name=name, roll=event['action'])}: {self._moves(event)}"
+                f"{self.say_of('throw', seat, roll=event['action'])}: {self._moves(event)}"
             )
             if event["skipped"]:
                 skipped = ", ".join(self.names[s] for s in event["skipped"])
                 console.print(f"  [dim]{self.say('skipped', names=skipped)}[/]")
             self._show_table(view)
             if kind == "finish-start":
-                holder = self.names[event["next_seat"]]
-                console.print(
-                    "[bold yellow]"
-                    + self.say(
-                        "finish.start", name=holder, rolls=view["finish_rolls"], pot=view["pot"]
-                    )
-                    + "[/]"
+                line = self.say_of(
+                    "finish.start", event["next_seat"], rolls=view["finish_rolls"], pot=view["pot"]
                 )
+                console.print(f"[bold yellow]{line}[/]")
         else:
             rolls = view["finish_rolls"]
             number = event["roll_number"]
-            head = self.say(
-                "throw.finish", name=name, roll=event["action"], number=number, rolls=rolls
+            head = self.say_of(
+                "throw.finish", seat, roll=event["action"], number=number, rolls=rolls
             )
             nxt = self.names[event["next_seat"]] if event["next_seat"] is not None else ""
             if kind == "finish-continue":
-                tail = self.say("finish.clean", left=rolls - number)
+                tail = self.say("finish.clean", count=rolls - number)
             elif kind == "finish-pass":
                 tail = self.say("finish.pass", name=nxt)
             elif kind == "back-to-play":
                 tail = self.say("finish.back", name=nxt)
             else:
-                tail = "[bold green]" + self.say("win", name=name, pot=view["pot"]) + "[/]"
+                tail = "[bold green]" + self.say_of("win", seat, pot=view["pot"]) + "[/]"
             console.print(f"{head}: {tail}")
             if kind == "back-to-play":
                 self._show_table(view)

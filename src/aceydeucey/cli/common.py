@@ -114,6 +114,14 @@ def check_record_path(path: Path, lang: str = "en") -> Path:
     """
     if path.is_dir():
         fail(t("cli", "error.record_is_folder", lang, path=str(path)), lang=lang)
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                text = t(
+                    "cli", "error.record_parent_file", lang, path=str(path), parent=str(parent)
+                )
+                fail(text, lang=lang)
+            break
     existed = path.exists()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
