@@ -189,3 +189,36 @@ def test_version_and_help_screens_without_bool_after_flags() -> None:
         assert result.exit_code == 0
         assert "<bool>" not in result.stdout, args
     assert "<int>" in runner.invoke(app, ["play", "aces-in-the-pot", "--help"]).stdout
+
+
+def test_the_person_holding_the_finish_is_told_what_a_clean_roll_means() -> None:
+    # Seed 7 at 3 seats: seat 1 holds the first finish attempt (the playthrough shows it).
+    result = runner.invoke(
+        app,
+        ["play", "aces-in-the-pot", "-n", "3", "--seed", "7", "--speed", "fast", "--seat", "1"],
+        input="\n" * 100,
+    )
+    assert result.exit_code == 0, result.output
+    text = flat(result.stdout)
+    assert "You: finish roll 1 of 3, no six wins the pot. Press Enter" in text
+    assert re.search(r"You roll \d-\d \(finish roll 1 of 3\)", text)  # worded for "You"
+
+
+def test_one_naming_of_players() -> None:
+    from aceydeucey.cli.common import player_names
+
+    assert player_names(3, (0,), "random", "en") == ["You", "Bot 1 (random)", "Bot 2 (random)"]
+    assert player_names(3, (1,), "ev", "pt") == ["Bot 1 (ev)", "Você", "Bot 2 (ev)"]
+    assert player_names(2, (0, 1), "random", "en") == ["Player 1", "Player 2"]
+
+
+def test_replay_speaks_portuguese(tmp_path: Path) -> None:
+    out = tmp_path / "g.json"
+    runner.invoke(app, [*PLAY, "--watch", "--speed", "fast", "--record", str(out)])
+    result = runner.invoke(app, ["replay", str(out), "--lang", "pt"])
+    assert result.exit_code == 0, result.output
+    assert "ações verificadas" in result.stdout and "1. Bot" in result.stdout
+    broken = tmp_path / "broken.json"
+    broken.write_text("{}")
+    refused = runner.invoke(app, ["replay", str(broken), "--lang", "pt"])
+    assert refused.exit_code == 2 and "erro:" in refused.output
