@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aceydeucey import load_game
+from aceydeucey.aces_in_the_pot.chain import build_chain
 from aceydeucey.aces_in_the_pot.game import AcesInThePotGame, AcesInThePotState
 from aceydeucey.core.chance import Seeded
 from aceydeucey.core.errors import (
@@ -159,6 +160,8 @@ def _errors() -> list[AceyDeuceyError]:
         lambda: g.first_turn(3),
         lambda: game(3, first_roller=3),
         lambda: AcesInThePotGame(load_game("inbetween").rules),
+        lambda: build_chain(g.rules).index((9, 9, 9)),
+        lambda: build_chain(game(12, starting_chips=20).rules),
     ]
     for attempt in attempts:
         try:
@@ -170,7 +173,7 @@ def _errors() -> list[AceyDeuceyError]:
 
 def test_every_engine_error_has_a_code_and_renders_in_portuguese() -> None:
     errors = _errors()
-    assert len(errors) == 13
+    assert len(errors) == 15
     codes = catalog("aces_errors", "en")
     for exc in errors:
         assert not exc.code.endswith(".text"), exc

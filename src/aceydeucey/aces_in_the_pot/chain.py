@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from aceydeucey.aces_in_the_pot.rules import AcesRules
-from aceydeucey.core.errors import RulesError
+from aceydeucey.core.errors import ArgumentError, RulesError
 
 __all__ = ["MAX_STATES", "THROW_CLASSES", "Chain", "build_chain", "count_states"]
 
@@ -79,7 +79,7 @@ class Chain:
         code = _codes(np.array([chips], dtype=np.int64), self.rules.total_chips)[0]
         pos = int(np.searchsorted(self.sorted_codes, code))
         if pos >= self.size or self.sorted_codes[pos] != code:
-            raise KeyError(f"{chips} is not a play state of this chain")
+            raise ArgumentError("aces.not_a_play_state", chips=repr(chips))
         return int(self.code_order[pos])
 
 
