@@ -185,10 +185,11 @@ def test_simulation_with_another_first_roller_turns_the_same_games() -> None:
 
 
 def test_the_rules_sheet_names_the_fixed_first_roller() -> None:
+    # The option counts seats from 0, as the engine does; a sheet a player reads from 1.
     text = rules_sheet(AcesRules.resolve(first_roller=2), "en")
-    assert "seat 2 throws first" in text and "everyone rolls one die" not in text
+    assert "seat 3 throws first" in text and "everyone rolls one die" not in text
     assert "everyone rolls one die" in rules_sheet(AcesRules.resolve(), "en")
-    assert "o lugar 2 lança primeiro" in rules_sheet(AcesRules.resolve(first_roller=2), "pt")
+    assert "o lugar 3 lança primeiro" in rules_sheet(AcesRules.resolve(first_roller=2), "pt")
 
 
 # -- the terminal -----------------------------------------------------------------------
@@ -230,3 +231,14 @@ def test_cli_refuses_games_and_first_to_together() -> None:
         app, ["play", "aces-in-the-pot", "--games", "2", "--first-to", "2", "--json"]
     )
     assert result.exit_code == 2 and "not both" in result.output
+
+
+@pytest.mark.parametrize("preset", ["seed", "one-holder"])
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_the_rules_sheet_names_its_source_by_title_not_by_seed_number(
+    preset: str, lang: str
+) -> None:
+    text = rules_sheet(AcesRules.resolve(preset=preset), lang)
+    assert "seed 00" not in text
+    assert "Aces in the Pot Dice Game Rules" in text and "SOURCES.md" in text
+    assert ("Fonte: " in text) == (lang == "pt")
