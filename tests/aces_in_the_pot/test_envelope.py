@@ -189,3 +189,19 @@ def test_a_random_table_never_raises() -> None:
     rng = random.Random(1)
     for _ in range(5):
         play_out(game(rng.randint(3, 8)), rng.randint(0, 999))
+
+
+def test_a_look_alike_action_of_another_game_is_refused() -> None:
+    # Legality is a type test here: another game's roll object is not a throw of this game.
+    bg = load_game("backgammon").new_initial_state()
+    while str(bg.legal_actions()[0]).startswith("opening"):
+        bg = bg.apply(bg.legal_actions()[-1])
+        while not bg.is_chance_node():
+            bg = bg.apply(bg.legal_actions()[0])
+    foreign = next(a for a in bg.legal_actions() if str(a) == "6-5")
+    with pytest.raises(IllegalActionError) as info:
+        game().first_turn(0).apply(foreign)
+    assert info.value.code == "aces.not_legal"
+    final = play_out(game(), 2)[-1]
+    with pytest.raises(IllegalActionError, match="game is over"):
+        final.apply(game().first_turn(0).legal_actions()[0])

@@ -312,9 +312,18 @@ class AcesInThePotState(State):
         return self._illegal(action).render("en")
 
     def _check_legal(self, action: Action) -> None:
-        if not self.is_terminal() and action not in self.legal_actions():
-            raise self._illegal(action)
-        super()._check_legal(action)
+        # Every die is legal in the roll-off and every throw after it (a Roll or Die is
+        # checked when it is made), so legality is a type test, not a search of the list.
+        pos = self.position
+        if pos is None:
+            if isinstance(action, Die):
+                return
+        elif pos.phase != "over":
+            if isinstance(action, Roll):
+                return
+        else:
+            super()._check_legal(action)  # the game is over
+        raise self._illegal(action)
 
     def _illegal(self, action: Action) -> IllegalActionError:
         if self.position is None and isinstance(action, Roll):
