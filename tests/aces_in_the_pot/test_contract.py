@@ -21,6 +21,7 @@ from aceydeucey import (
 from aceydeucey.aces_in_the_pot import AcesRules, Die, Roll
 from aceydeucey.aces_in_the_pot.dice import ROLL_OUTCOMES, parse_chance_action
 from aceydeucey.aces_in_the_pot.game import AcesInThePotGame
+from aceydeucey.core.errors import ArgumentError
 
 
 def game(players: int = 4, **options: object) -> AcesInThePotGame:
@@ -110,7 +111,7 @@ def test_observation_is_json_ready_and_shows_the_finish() -> None:
     )
     after = state.apply("6-2")
     event = after.observation(2)["last_event"]
-    assert event["action"] == "6-2" and event["outcome"] == "finish-pass"
+    assert event["action"] == "6-2" and event["kind"] == "finish-pass"
     assert event["next_seat"] == 2
 
 
@@ -124,13 +125,14 @@ def test_states_are_immutable_and_hashable() -> None:
 
 def test_inconsistent_hand_made_positions_are_refused() -> None:
     g = game(3)
-    with pytest.raises(IllegalActionError, match="add up"):
+    # Wrong arguments to a constructor are ArgumentError, not an illegal action.
+    with pytest.raises(ArgumentError, match="add up"):
         g.state_at((2, 2, 2), 1, 0)
-    with pytest.raises(IllegalActionError, match="holds no chip"):
+    with pytest.raises(ArgumentError, match="holds no chip"):
         g.state_at((0, 3, 2), 1, 0)
-    with pytest.raises(IllegalActionError, match="only the holder"):
+    with pytest.raises(ArgumentError, match="only the holder"):
         g.state_at((1, 1, 0), 4, 0, phase="finish")
-    with pytest.raises(IllegalActionError, match="no seat"):
+    with pytest.raises(ArgumentError, match="no seat"):
         g.first_turn(3)
 
 
@@ -145,8 +147,8 @@ def test_rules_options_are_validated_and_round_trip() -> None:
 
 
 def test_a_record_replays_and_a_tampered_one_is_refused() -> None:
-    from aceydeucey.aces_in_the_pot.session import play_session
     from aceydeucey.core.chance import Seeded
+    from aceydeucey.core.session import play_session
 
     record = play_session(game(4), 1, chance=Seeded(3)).records[0]
     loaded = Record.from_json(record.to_json())

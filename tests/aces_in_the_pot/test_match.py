@@ -20,10 +20,11 @@ from aceydeucey import Record, RulesError, load_game, replay
 from aceydeucey.aces_in_the_pot.analysis import solve
 from aceydeucey.aces_in_the_pot.game import AcesInThePotGame, AcesInThePotState
 from aceydeucey.aces_in_the_pot.rules import AcesRules
-from aceydeucey.aces_in_the_pot.session import Session, play_session
 from aceydeucey.aces_in_the_pot.sheet import rules_sheet
 from aceydeucey.cli.app import app
 from aceydeucey.core.chance import Seeded
+from aceydeucey.core.errors import ArgumentError
+from aceydeucey.core.session import Session, play_session
 
 runner = CliRunner()
 
@@ -83,7 +84,7 @@ def test_rotate_starts_each_game_one_seat_to_the_left(seed: int, players: int) -
     session = play_session(game(players), 5, start="rotate", chance=Seeded(seed))
     first = rolloff_winner(session.records[0])
     assert first is not None
-    assert session.first_rollers == [(first + k) % players for k in range(5)]
+    assert session.starters == [(first + k) % players for k in range(5)]
     for k, record in enumerate(session.records[1:], 1):
         assert record.rules["first_roller"] == (first + k) % players
         assert rolloff_winner(record) is None  # no roll-off after game 1
@@ -92,16 +93,16 @@ def test_rotate_starts_each_game_one_seat_to_the_left(seed: int, players: int) -
 def test_roll_off_start_rolls_off_in_every_game() -> None:
     # The default: every game opens with a single die each (seed 004).
     session = play_session(game(4), 4, chance=Seeded(11))
-    for record, first in zip(session.records, session.first_rollers, strict=True):
+    for record, first in zip(session.records, session.starters, strict=True):
         assert record.actions[0].startswith("die ")
         assert record.rules["first_roller"] is None
         assert rolloff_winner(record) == first
 
 
 def test_rotate_refuses_rules_that_already_fix_the_first_roller() -> None:
-    with pytest.raises(RulesError, match=r"rotate.*first_roller"):
+    with pytest.raises(ArgumentError, match=r"rotate.*first_roller"):
         play_session(game(4, first_roller=1), 2, start="rotate")
-    with pytest.raises(RulesError, match="accepted: roll-off, rotate"):
+    with pytest.raises(ArgumentError, match="accepted: roll-off, rotate"):
         play_session(game(4), 2, start="clockwise")  # type: ignore[arg-type]
 
 
@@ -117,34 +118,34 @@ def test_first_to_n_stops_at_the_game_that_brings_a_seat_to_n(
 ) -> None:
     # "The first player to win the pot three times" (here N times) wins the match.
     session = play_session(game(3), first_to=target, start=start, chance=Seeded(seed))  # type: ignore[arg-type]
-    assert max(session.pots) == target
-    assert session.pots.count(target) == 1  # one winner per game: never a tie
-    assert session.winner == session.pots.index(target)
+    assert max(session.wins) == target
+    assert session.wins.count(target) == 1  # one winner per game: never a tie
+    assert session.winner == session.wins.index(target)
     last = replay(session.records[-1])
     assert isinstance(last, AcesInThePotState) and last.winner == session.winner
-    before = list(session.pots)
+    before = list(session.wins)
     before[session.winner] -= 1
     assert max(before) < target  # the match was still open before its last game
     assert target <= session.games <= 3 * (target - 1) + 1
 
 
 def test_a_session_needs_exactly_one_of_games_and_first_to() -> None:
-    with pytest.raises(RulesError, match="not both"):
+    with pytest.raises(ArgumentError, match="not both"):
         play_session(game(3), 2, first_to=2)
-    with pytest.raises(RulesError, match="not both"):
+    with pytest.raises(ArgumentError, match="not both"):
         play_session(game(3))
-    with pytest.raises(RulesError, match="at least 1 pot"):
+    with pytest.raises(ArgumentError, match="at least 1 win"):
         play_session(game(3), first_to=0)
 
 
 def test_a_fixed_number_of_games_can_end_level_and_then_has_no_winner() -> None:
     # Two games won by two different seats: nobody won the session.
-    tied = Session(game(3), ["a", "b", "c"], pots=[1, 1, 0])
+    tied = Session(game(3), ["a", "b", "c"], wins=[1, 1, 0])
     assert tied.winner is None and tied.leaders() == [0, 1]
-    clear = Session(game(3), ["a", "b", "c"], pots=[2, 1, 0])
+    clear = Session(game(3), ["a", "b", "c"], wins=[2, 1, 0])
     assert clear.winner == 0
     # A first-to-3 match where the leader has 2 is not over yet.
-    open_match = Session(game(3), ["a", "b", "c"], target=3, pots=[2, 1, 0])
+    open_match = Session(game(3), ["a", "b", "c"], target=3, wins=[2, 1, 0])
     assert open_match.winner is None
 
 
@@ -159,7 +160,7 @@ def test_every_record_of_a_rotating_match_replays_on_its_own(tmp_path: Path) -> 
         assert isinstance(final, AcesInThePotState) and final.is_terminal()
         assert final.winner is not None
         wins[final.winner] += 1
-    assert wins == session.pots
+    assert wins == session.wins
 
 
 # -- exact analysis ---------------------------------------------------------------------
@@ -184,10 +185,11 @@ def test_simulation_with_another_first_roller_turns_the_same_games() -> None:
 
 
 def test_the_rules_sheet_names_the_fixed_first_roller() -> None:
+    # The option counts seats from 0, as the engine does; a sheet a player reads from 1.
     text = rules_sheet(AcesRules.resolve(first_roller=2), "en")
-    assert "seat 2 throws first" in text and "everyone rolls one die" not in text
+    assert "seat 3 throws first" in text and "everyone rolls one die" not in text
     assert "everyone rolls one die" in rules_sheet(AcesRules.resolve(), "en")
-    assert "o lugar 2 lança primeiro" in rules_sheet(AcesRules.resolve(first_roller=2), "pt")
+    assert "o lugar 3 lança primeiro" in rules_sheet(AcesRules.resolve(first_roller=2), "pt")
 
 
 # -- the terminal -----------------------------------------------------------------------
@@ -195,20 +197,20 @@ def test_cli_match_in_english_prints_pots_and_the_match_winner(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    args = ["play", "aces-in-the-pot", "-n", "3", "--first-to", "2", "--start", "rotate"]
+    args = ["play", "aces-in-the-pot", "--watch", "-n", "3", "--first-to", "2", "--start", "rotate"]
     result = runner.invoke(app, [*args, "--seed", "3", "--speed", "fast", "--lang", "en"])
     assert result.exit_code == 0, result.output
     assert "(first to 2 pots)" in result.stdout and "starts this game" in result.stdout
     assert "Pots won" in result.stdout
     winners = [line for line in result.stdout.splitlines() if "wins the match" in line]
-    assert len(winners) == 1 and "with 2 pot(s)" in winners[0]
+    assert len(winners) == 1 and "with 2 pots" in winners[0]
 
 
 def test_cli_match_json_in_portuguese_matches_the_saved_records(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    args = ["play", "aces-in-the-pot", "-n", "4", "--first-to", "2", "--start", "rotate"]
+    args = ["play", "aces-in-the-pot", "--watch", "-n", "4", "--first-to", "2", "--start", "rotate"]
     result = runner.invoke(app, [*args, "--seed", "8", "--json", "--lang", "pt"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -229,3 +231,14 @@ def test_cli_refuses_games_and_first_to_together() -> None:
         app, ["play", "aces-in-the-pot", "--games", "2", "--first-to", "2", "--json"]
     )
     assert result.exit_code == 2 and "not both" in result.output
+
+
+@pytest.mark.parametrize("preset", ["seed", "one-holder"])
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_the_rules_sheet_names_its_source_by_title_not_by_seed_number(
+    preset: str, lang: str
+) -> None:
+    text = rules_sheet(AcesRules.resolve(preset=preset), lang)
+    assert "seed 00" not in text
+    assert "Aces in the Pot Dice Game Rules" in text and "SOURCES.md" in text
+    assert ("Fonte: " in text) == (lang == "pt")

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 from aceydeucey import Record, load_game, replay
 from aceydeucey.aces_in_the_pot.dice import Roll
 from aceydeucey.aces_in_the_pot.game import AcesInThePotGame, AcesInThePotState
-from aceydeucey.aces_in_the_pot.session import NoDecisions
 from aceydeucey.aces_in_the_pot.settle import Position, advance
 from aceydeucey.aces_in_the_pot.simulate import FINISH, PLAY, Batch, settle_batch
+from aceydeucey.core.agents import RandomAgent
 from aceydeucey.core.chance import Seeded
 from aceydeucey.core.table import Table
 
@@ -49,7 +49,7 @@ def test_random_games_keep_every_chip_end_and_replay(options: dict[str, object],
         in_play = sum(after.chips)
 
     seats = game.num_players
-    table = Table(game, [NoDecisions()] * seats, chance=Seeded(seed), listeners=[check])
+    table = Table(game, [RandomAgent()] * seats, chance=Seeded(seed), listeners=[check])
     record = table.play(max_steps=STEP_CAP)
     assert table.state.is_terminal(), f"no end after {STEP_CAP} steps"
     returns = table.state.returns()

@@ -1,7 +1,7 @@
 """Aces in the Pot: the dice game of aces to the pot and sixes to the left.
 
 ``load_game("aces-in-the-pot", players=5)`` gives the game; :mod:`.analysis`
-solves it exactly; :mod:`.session` plays several games with a tally.
+solves it exactly; :mod:`aceydeucey.core.session` plays several games with a tally.
 """
 
 from aceydeucey.aces_in_the_pot.dice import Die, Roll

@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from aceydeucey.aces_in_the_pot.rules import AcesRules
-from aceydeucey.core.errors import RulesError
+from aceydeucey.core.errors import ArgumentError, RulesError
 
 __all__ = ["MAX_STATES", "THROW_CLASSES", "Chain", "build_chain", "count_states"]
 
@@ -79,7 +79,7 @@ class Chain:
         code = _codes(np.array([chips], dtype=np.int64), self.rules.total_chips)[0]
         pos = int(np.searchsorted(self.sorted_codes, code))
         if pos >= self.size or self.sorted_codes[pos] != code:
-            raise KeyError(f"{chips} is not a play state of this chain")
+            raise ArgumentError("aces.not_a_play_state", chips=repr(chips))
         return int(self.code_order[pos])
 
 
@@ -93,9 +93,11 @@ def build_chain(rules: AcesRules) -> Chain:
     """Every play state of ``rules`` and its transitions (vectorised with NumPy)."""
     if count_states(rules) > MAX_STATES:
         raise RulesError(
-            f"option 'players' = {rules.players} with option 'starting_chips' = "
-            f"{rules.starting_chips} gives about {count_states(rules):,} states: too many to "
-            f"solve exactly here (limit {MAX_STATES:,}); use the simulator instead"
+            "aces.too_many_states",
+            players=rules.players,
+            chips=rules.starting_chips,
+            states=count_states(rules),
+            limit=MAX_STATES,
         )
     n, total = rules.players, rules.total_chips
     chips = _play_states(n, total, rules.finish)

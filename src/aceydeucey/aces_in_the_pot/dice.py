@@ -17,8 +17,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from aceydeucey.core.errors import ActionSyntaxError
+from aceydeucey.core.game import Distribution
 
-__all__ = ["DIE_OUTCOMES", "ROLL_OUTCOMES", "Die", "Roll", "parse_chance_action"]
+__all__ = [
+    "DIE_DISTRIBUTION",
+    "DIE_OUTCOMES",
+    "ROLL_DISTRIBUTION",
+    "ROLL_OUTCOMES",
+    "Die",
+    "Roll",
+    "parse_chance_action",
+]
 
 
 @dataclass(frozen=True, order=True)
@@ -30,9 +39,7 @@ class Roll:
 
     def __post_init__(self) -> None:
         if not (1 <= self.low <= self.high <= 6):
-            raise ActionSyntaxError(
-                f"a roll needs two dice 1-6 with the larger first, not {self.high}-{self.low}"
-            )
+            raise ActionSyntaxError("aces.roll_faces", high=self.high, low=self.low)
 
     @classmethod
     def from_dice(cls, a: int, b: int) -> Roll:
@@ -72,7 +79,7 @@ class Die:
 
     def __post_init__(self) -> None:
         if not 1 <= self.value <= 6:
-            raise ActionSyntaxError(f"a die shows 1 to 6, not {self.value}")
+            raise ActionSyntaxError("aces.die_face", value=self.value)
 
     def __str__(self) -> str:
         return f"die {self.value}"
@@ -91,6 +98,9 @@ ROLL_OUTCOMES: tuple[tuple[Roll, Fraction], ...] = tuple(
 DIE_OUTCOMES: tuple[tuple[Die, Fraction], ...] = tuple(
     (Die(v), Fraction(1, 6)) for v in range(1, 7)
 )
+#: The same two distributions as integer weights, shared by every state (``chance_distribution``).
+ROLL_DISTRIBUTION = Distribution.from_outcomes(ROLL_OUTCOMES)
+DIE_DISTRIBUTION = Distribution.from_outcomes(DIE_OUTCOMES)
 
 _ROLL = re.compile(r"^\s*([1-6])\s*-\s*([1-6])\s*$")
 _DIE = re.compile(r"^\s*die\s+([1-6])\s*$", re.IGNORECASE)
@@ -99,12 +109,9 @@ _DIE = re.compile(r"^\s*die\s+([1-6])\s*$", re.IGNORECASE)
 def parse_chance_action(text: str) -> Roll | Die:
     """``"5-3"`` (or ``"3-5"``) to ``Roll(5, 3)``, ``"die 4"`` to ``Die(4)``."""
     if not isinstance(text, str):
-        raise ActionSyntaxError(f"an action must be text, not {type(text).__name__}")
+        raise ActionSyntaxError("aces.action_not_text", type=type(text).__name__)
     if m := _ROLL.match(text):
         return Roll.from_dice(int(m.group(1)), int(m.group(2)))
     if m := _DIE.match(text):
         return Die(int(m.group(1)))
-    raise ActionSyntaxError(
-        f"{text!r} is not an Aces in the Pot action: write a throw of two dice "
-        "like '5-3' (faces 1-6) or a roll-off die like 'die 4'"
-    )
+    raise ActionSyntaxError("aces.not_an_action", text=text)

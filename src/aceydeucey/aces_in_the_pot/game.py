@@ -3,7 +3,18 @@
 There are no player decisions in this game: every non-terminal state is a
 chance node, ``current_player()`` is ``CHANCE`` until the game is over, and
 ``legal_actions()`` lists chance's outcomes.  Observations therefore carry an
-empty ``legal_actions`` list for every seat.
+empty ``legal_actions`` list for every seat.  Every throw is made by a seat:
+``chance_actor()`` names it (the roll-off die's seat, the roller, the holder), so a
+runner with a person in that seat may wait for their "roll" before drawing the dice.
+
+Observations (``observation(seat)``, the same for every seat and for a spectator:
+nothing is hidden) hold the shared envelope (``game``, ``seat``, ``current_player``,
+``phase``, ``legal_actions``, ``last_event``, ``outcome``) and this game's fields:
+``players``, ``chips``, ``pot``, ``roller``, ``holder``, ``roll_number``,
+``finish_rolls``, ``rolloff`` (``{"seats", "dice"}`` during the roll-off, else
+``null``), ``winner`` and ``returns``.  ``last_event`` is ``{"kind": ...}`` with the
+kinds listed on :class:`Event`.  A finished game's ``outcome`` has the termination
+code ``aces.pot_won`` (``{"seat", "pot"}``).
 
 Phases and chance actions (notation in :mod:`aceydeucey.aces_in_the_pot.dice`):
 
@@ -30,39 +41,62 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from aceydeucey.aces_in_the_pot.dice import (
+    DIE_DISTRIBUTION,
     DIE_OUTCOMES,
+    ROLL_DISTRIBUTION,
     ROLL_OUTCOMES,
     Die,
     Roll,
     parse_chance_action,
 )
-from aceydeucey.aces_in_the_pot.rules import AcesRules
+from aceydeucey.aces_in_the_pot.rules import MAX_PLAYERS, MIN_PLAYERS, AcesRules
 from aceydeucey.aces_in_the_pot.settle import Position, advance, start_position
-from aceydeucey.core.errors import IllegalActionError, RulesError
-from aceydeucey.core.game import CHANCE, TERMINAL, Action, Game, State
+from aceydeucey.core.errors import ArgumentError, IllegalActionError, RulesError
+from aceydeucey.core.game import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Distribution,
+    Game,
+    GameInfo,
+    State,
+    event,
+)
 from aceydeucey.core.rules import RulesBase
 
-__all__ = ["AcesInThePotGame", "AcesInThePotState", "Event", "PhaseName"]
+__all__ = ["AcesInThePotGame", "AcesInThePotState", "Event", "EventKind", "PhaseName"]
 
 PhaseName = Literal["roll-off", "play", "finish", "over"]
+EventKind = Literal[
+    "roll-off-next",
+    "roll-off-tie",
+    "roll-off-won",
+    "next",
+    "finish-start",
+    "finish-continue",
+    "finish-pass",
+    "back-to-play",
+    "win",
+]
 
 
 @dataclass(frozen=True)
 class Event:
     """What the last chance action did, for narration (JSON via :meth:`to_dict`).
 
-    ``outcome`` is one of ``roll-off-next`` (more roll-off dice to come),
+    ``kind`` is one of ``roll-off-next`` (more roll-off dice to come),
     ``roll-off-tie`` (``tied`` roll again), ``roll-off-won`` (``next_seat``
     starts), ``next`` (the dice pass to ``next_seat``; ``skipped`` seats hold no
     chips), ``finish-start`` (``next_seat`` holds the finish), ``finish-continue``,
     ``finish-pass`` (a six: the chip goes to ``next_seat``), ``back-to-play`` (a
     six in a one-holder finish leaves two seats with chips) and ``win``.
+    ``phase`` is the phase the throw was made in.
     """
 
     seat: int
     action: str
     phase: PhaseName
-    outcome: str
+    kind: EventKind
     next_seat: int | None
     to_pot: int = 0
     to_left: int = 0
@@ -73,20 +107,21 @@ class Event:
     tied: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "action": self.action,
-            "phase": self.phase,
-            "outcome": self.outcome,
-            "next_seat": self.next_seat,
-            "to_pot": self.to_pot,
-            "to_left": self.to_left,
-            "unpaid": self.unpaid,
-            "kept": self.kept,
-            "skipped": list(self.skipped),
-            "roll_number": self.roll_number,
-            "tied": list(self.tied),
-        }
+        """``{"kind": ..., "seat", "action", "phase", "next_seat", ...}`` (JSON-ready)."""
+        return event(
+            self.kind,
+            seat=self.seat,
+            action=self.action,
+            phase=self.phase,
+            next_seat=self.next_seat,
+            to_pot=self.to_pot,
+            to_left=self.to_left,
+            unpaid=self.unpaid,
+            kept=self.kept,
+            skipped=list(self.skipped),
+            roll_number=self.roll_number,
+            tied=list(self.tied),
+        )
 
 
 class AcesInThePotGame(Game):
@@ -95,15 +130,35 @@ class AcesInThePotGame(Game):
     game_id = "aces-in-the-pot"
     rules_class = AcesRules
     rules: AcesRules
+    #: The rules option naming the seat that starts (sessions rotate it: ``core.session``).
+    starter_option = "first_roller"
 
     def __init__(self, rules: RulesBase) -> None:
         if not isinstance(rules, AcesRules):
-            raise RulesError(f"{self.game_id} needs AcesRules, not {type(rules).__name__}")
+            raise RulesError("aces.needs_rules", got=type(rules).__name__)
         super().__init__(rules)
 
     @property
     def num_players(self) -> int:
         return self.rules.players
+
+    @property
+    def info(self) -> GameInfo:
+        """Zero-sum over the chips (the winner takes everything), nothing hidden, no bound
+        on the length (a six in the finish can always pass the chip on)."""
+        chips = self.rules.starting_chips
+        return GameInfo(
+            game_id=self.game_id,
+            num_players=self.num_players,
+            min_players=MIN_PLAYERS,
+            max_players=MAX_PLAYERS,
+            zero_sum=True,
+            hidden_information=False,
+            chance=True,
+            min_return=Fraction(-chips),
+            max_return=Fraction((self.num_players - 1) * chips),
+            max_length=None,
+        )
 
     def new_initial_state(self) -> AcesInThePotState:
         """Everyone holds their chips; the roll-off for the first turn is next.
@@ -141,31 +196,31 @@ class AcesInThePotGame(Game):
         """
         n = self.num_players
         chips = tuple(chips)
-        if len(chips) != n or any(not isinstance(c, int) or c < 0 for c in chips):
-            raise IllegalActionError(f"chips must be {n} counts >= 0, not {chips}")
-        if pot < 0 or sum(chips) + pot != self.rules.total_chips:
-            raise IllegalActionError(
-                f"chips {chips} and pot {pot} must add up to the {self.rules.total_chips} "
-                "chips at the table"
-            )
+        if len(chips) != n or any(
+            not isinstance(c, int) or isinstance(c, bool) or c < 0 for c in chips
+        ):
+            raise ArgumentError("aces.bad_chips", players=n, chips=repr(chips))
+        total = self.rules.total_chips
+        if not isinstance(pot, int) or pot < 0 or sum(chips) + pot != total:
+            raise ArgumentError("aces.chips_total", chips=repr(chips), pot=repr(pot), total=total)
         self._check_seat(roller)
         if chips[roller] == 0:
-            raise IllegalActionError(f"seat {roller} holds no chip and cannot roll")
+            raise ArgumentError("aces.roller_without_chips", seat=roller)
         if phase == "finish":
-            if not 1 <= roll_number <= self.rules.finish_rolls:
-                raise IllegalActionError(
-                    f"roll_number must be 1..{self.rules.finish_rolls}, not {roll_number}"
-                )
+            rolls = self.rules.finish_rolls
+            if not isinstance(roll_number, int) or not 1 <= roll_number <= rolls:
+                raise ArgumentError("aces.bad_roll_number", rolls=rolls, number=repr(roll_number))
             if sum(1 for c in chips if c) != 1:
-                raise IllegalActionError("in the finish only the holder holds chips")
+                raise ArgumentError("aces.finish_needs_one_holder", chips=repr(chips))
             return AcesInThePotState(self, Position(chips, pot, "finish", roller, roll_number))
+        if phase != "play":
+            raise ArgumentError("aces.bad_phase", phase=repr(phase))
         return AcesInThePotState(self, Position(chips, pot, "play", roller))
 
     def _check_seat(self, seat: int) -> None:
-        if not (isinstance(seat, int) and 0 <= seat < self.num_players):
-            raise IllegalActionError(
-                f"no seat {seat!r}: this table seats {self.num_players} (0..{self.num_players - 1})"
-            )
+        n = self.num_players
+        if isinstance(seat, bool) or not (isinstance(seat, int) and 0 <= seat < n):
+            raise ArgumentError("aces.no_seat", seat=repr(seat), seats=n, last=n - 1)
 
 
 @dataclass(frozen=True)
@@ -226,6 +281,11 @@ class AcesInThePotState(State):
         pos = self.position
         return pos.roller if pos is not None and pos.phase == "over" else None
 
+    def opener(self) -> int | None:
+        """The seat that won the roll-off, on the state right after it (sessions read it)."""
+        e = self.last_event
+        return e.next_seat if e is not None and e.kind == "roll-off-won" else None
+
     # -- the contract ---------------------------------------------------------
     def current_player(self) -> int:
         return TERMINAL if self.phase == "over" else CHANCE
@@ -235,18 +295,42 @@ class AcesInThePotState(State):
             return []
         return list(DIE_OUTCOMES if self.position is None else ROLL_OUTCOMES)
 
+    def chance_distribution(self) -> Distribution:
+        """The shared distribution of one die (roll-off) or of two dice (every throw)."""
+        if self.phase == "over":
+            return Distribution((), (), 1)
+        return DIE_DISTRIBUTION if self.position is None else ROLL_DISTRIBUTION
+
+    def chance_actor(self) -> int | None:
+        """The seat throwing: the roll-off die's seat, the roller or the holder."""
+        return self.roller
+
     def player_actions(self) -> list[Action]:
         return []
 
     def explain_illegal(self, action: Action) -> str:
+        return self._illegal(action).render("en")
+
+    def _check_legal(self, action: Action) -> None:
+        # Every die is legal in the roll-off and every throw after it (a Roll or Die is
+        # checked when it is made), so legality is a type test, not a search of the list.
+        pos = self.position
+        if pos is None:
+            if isinstance(action, Die):
+                return
+        elif pos.phase != "over":
+            if isinstance(action, Roll):
+                return
+        else:
+            super()._check_legal(action)  # the game is over
+        raise self._illegal(action)
+
+    def _illegal(self, action: Action) -> IllegalActionError:
         if self.position is None and isinstance(action, Roll):
-            return (
-                f"{action}: the roll-off is on: seat {self.roller} rolls one die "
-                "(like 'die 4'), not two"
-            )
+            return IllegalActionError("aces.rolloff_one_die", action=str(action), seat=self.roller)
         if self.position is not None and isinstance(action, Die):
-            return f"{action}: seat {self.roller} throws both dice now (like '5-3'), not one die"
-        return super().explain_illegal(action)
+            return IllegalActionError("aces.throw_both_dice", action=str(action), seat=self.roller)
+        return IllegalActionError("aces.not_legal", action=str(action))
 
     def _apply(self, action: Action) -> AcesInThePotState:
         if isinstance(action, Die):
@@ -262,11 +346,11 @@ class AcesInThePotState(State):
             finish_rolls=rules.finish_rolls,
         )
         new = step.position
-        event = Event(
+        happened = Event(
             seat=pos.roller,
             action=str(action),
             phase=pos.phase,
-            outcome=step.outcome,
+            kind=step.kind,
             next_seat=new.roller,
             to_pot=step.to_pot,
             to_left=step.to_left,
@@ -275,23 +359,23 @@ class AcesInThePotState(State):
             skipped=step.skipped,
             roll_number=pos.roll_number,
         )
-        return AcesInThePotState(self.game, new, last_event=event)
+        return AcesInThePotState(self.game, new, last_event=happened)
 
     def _apply_die(self, die: Die) -> AcesInThePotState:
         seat = self.rolloff[len(self.rolloff_dice)]
         dice = (*self.rolloff_dice, die.value)
         if len(dice) < len(self.rolloff):
-            event = Event(seat, str(die), "roll-off", "roll-off-next", self.rolloff[len(dice)])
-            return AcesInThePotState(self.game, None, self.rolloff, dice, event)
+            happened = Event(seat, str(die), "roll-off", "roll-off-next", self.rolloff[len(dice)])
+            return AcesInThePotState(self.game, None, self.rolloff, dice, happened)
         top = max(dice)
         tied = tuple(s for s, d in zip(self.rolloff, dice, strict=True) if d == top)
         if len(tied) > 1:
-            event = Event(seat, str(die), "roll-off", "roll-off-tie", tied[0], tied=tied)
-            return AcesInThePotState(self.game, None, tied, (), event)
+            happened = Event(seat, str(die), "roll-off", "roll-off-tie", tied[0], tied=tied)
+            return AcesInThePotState(self.game, None, tied, (), happened)
         first = tied[0]
-        event = Event(seat, str(die), "roll-off", "roll-off-won", first)
+        happened = Event(seat, str(die), "roll-off", "roll-off-won", first)
         pos = start_position(self.rules.players, self.rules.starting_chips, first)
-        return AcesInThePotState(self.game, pos, last_event=event)
+        return AcesInThePotState(self.game, pos, last_event=happened)
 
     def returns(self) -> tuple[Fraction, ...]:
         start = self.rules.starting_chips
@@ -300,13 +384,24 @@ class AcesInThePotState(State):
             held[self.winner] += self.pot
         return tuple(Fraction(c - start) for c in held)
 
-    def observation(self, seat: int) -> dict[str, Any]:  # type: ignore[override]  # until issue 7 lands
-        self.game._check_seat(seat)
+    def termination(self) -> tuple[str, dict[str, Any]]:
+        """``aces.pot_won``: the winner took the pot (``seat``, ``pot``)."""
+        return "aces.pot_won", {"seat": self.winner, "pot": self.pot}
+
+    def winners(self) -> tuple[int, ...]:
+        return () if self.winner is None else (self.winner,)
+
+    # -- views ----------------------------------------------------------------
+    def phase_name(self) -> str:
+        return self.phase
+
+    def event_view(self) -> dict[str, Any] | None:
+        return None if self.last_event is None else self.last_event.to_dict()
+
+    def observe(self, seat: int | None) -> dict[str, Any]:
+        """Everything is public: every seat and a spectator see the same fields."""
         return {
-            "game": self.game.game_id,
-            "seat": seat,
             "players": self.rules.players,
-            "phase": self.phase,
             "chips": list(self.chips),
             "pot": self.pot,
             "roller": self.roller,
@@ -318,8 +413,6 @@ class AcesInThePotState(State):
             else {"seats": list(self.rolloff), "dice": list(self.rolloff_dice)},
             "winner": self.winner,
             "returns": [str(r) for r in self.returns()],
-            "last_event": None if self.last_event is None else self.last_event.to_dict(),
-            "legal_actions": [],
         }
 
     def __str__(self) -> str:

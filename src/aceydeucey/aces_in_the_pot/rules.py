@@ -26,10 +26,13 @@ from typing import ClassVar, Literal
 from aceydeucey.core.errors import RulesError
 from aceydeucey.core.rules import Preset, RulesBase, option
 
-__all__ = ["FINISHES", "MIN_PLAYERS", "AcesRules"]
+__all__ = ["FINISHES", "MAX_PLAYERS", "MIN_PLAYERS", "AcesRules"]
 
-#: Fewest seats the game is played with (seed 004: "It works with three players").
+#: Fewest seats the game is played with (seed 004: "It works with three players, though
+#: four or more is better, because then the chips get to travel before the pot swallows them").
 MIN_PLAYERS = 3
+#: Most seats this implementation seats (the exact solution stays within reach).
+MAX_PLAYERS = 12
 #: The accepted values of the ``finish`` option.
 FINISHES = ("last-chip", "one-holder")
 
@@ -60,7 +63,8 @@ class AcesRules(RulesBase):
     preset: str = "seed"
     players: int = option(
         4,
-        max=12,
+        min=MIN_PLAYERS,
+        max=MAX_PLAYERS,
         help="number of players, 3 to 12",
         source=f"{_SEED}: 'It works with three players, though four or more is better'",
     )
@@ -97,15 +101,10 @@ class AcesRules(RulesBase):
     def check(self) -> None:
         if self.first_roller is not None and not 0 <= self.first_roller < self.players:
             raise RulesError(
-                f"option 'first_roller' = {self.first_roller} is not a seat of option "
-                f"'players' = {self.players}: seats are 0..{self.players - 1}"
-            )
-        if self.players < MIN_PLAYERS:
-            raise RulesError(
-                f"option 'players' = {self.players} is too few: Aces in the Pot needs at least "
-                f"{MIN_PLAYERS} players (seed 004: 'It works with three players, though four "
-                "or more is better, because then the chips get to travel before the pot "
-                "swallows them')"
+                "aces.first_roller_not_seat",
+                first=self.first_roller,
+                players=self.players,
+                last=self.players - 1,
             )
 
     @property

@@ -63,7 +63,7 @@ class Step:
     unpaid: int = 0
     kept: int = 0
     skipped: tuple[int, ...] = ()
-    outcome: Literal[
+    kind: Literal[
         "next", "finish-start", "finish-continue", "finish-pass", "back-to-play", "win"
     ] = "next"
 
@@ -79,7 +79,7 @@ def advance(pos: Position, aces: int, sixes: int, *, finish: str, finish_rolls: 
         return _play(pos, aces, sixes, finish)
     if pos.phase == "finish":
         return _finish(pos, sixes, finish_rolls)
-    raise ValueError("the game is over: nobody rolls")
+    raise ValueError("the game is over: nobody rolls")  # internal: the engine never asks
 
 
 def _play(pos: Position, aces: int, sixes: int, finish: str) -> Step:
@@ -100,7 +100,7 @@ def _play(pos: Position, aces: int, sixes: int, finish: str) -> Step:
         finish == "one-holder" and len(holders) == 1
     ):
         new = Position(tuple(chips), pot, "finish", holders[0], 1)
-        return Step(new, to_pot, to_left, unpaid, kept, outcome="finish-start")
+        return Step(new, to_pot, to_left, unpaid, kept, kind="finish-start")
     nxt, skipped = _next_holder(chips, r)
     new = Position(tuple(chips), pot, "play", nxt)
     return Step(new, to_pot, to_left, unpaid, kept, skipped=skipped)
@@ -111,17 +111,17 @@ def _finish(pos: Position, sixes: int, finish_rolls: int) -> Step:
     h = pos.roller
     if sixes == 0:
         if pos.roll_number >= finish_rolls:
-            return Step(Position(pos.chips, pos.pot, "over", h, 0), outcome="win")
+            return Step(Position(pos.chips, pos.pot, "over", h, 0), kind="win")
         new = Position(pos.chips, pos.pot, "finish", h, pos.roll_number + 1)
-        return Step(new, outcome="finish-continue")
+        return Step(new, kind="finish-continue")
     left = (h + 1) % n
     chips = list(pos.chips)
     chips[h] -= 1
     chips[left] += 1
     if chips[h] == 0:
         new = Position(tuple(chips), pos.pot, "finish", left, 1)
-        return Step(new, to_left=1, outcome="finish-pass")
-    return Step(Position(tuple(chips), pos.pot, "play", left), to_left=1, outcome="back-to-play")
+        return Step(new, to_left=1, kind="finish-pass")
+    return Step(Position(tuple(chips), pos.pot, "play", left), to_left=1, kind="back-to-play")
 
 
 def _next_holder(chips: list[int], roller: int) -> tuple[int, tuple[int, ...]]:

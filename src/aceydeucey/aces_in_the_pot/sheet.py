@@ -26,7 +26,7 @@ def rules_sheet(rules: AcesRules, lang: str = "en") -> str:
         say("sheet.setup", players=rules.players, chips=chips, total=rules.total_chips),
         say("sheet.start")
         if rules.first_roller is None
-        else say("sheet.start.fixed", seat=rules.first_roller),
+        else say("sheet.start.fixed", seat=rules.first_roller + 1),  # seats counted from 1
         say("sheet.turn"),
         say("sheet.ace"),
         say("sheet.six"),
@@ -41,6 +41,7 @@ def rules_sheet(rules: AcesRules, lang: str = "en") -> str:
         say("sheet.session"),
         say("sheet.match"),
         "",
-        say("sheet.source", source=rules.PRESETS[rules.preset].source),
+        # The source named as a reader knows it (the title), not by its seed number.
+        say("sheet.source", source=say(f"sheet.source.{rules.preset}")),
     ]
     return "\n".join(lines)

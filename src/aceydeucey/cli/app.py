@@ -14,10 +14,11 @@ from typing import Annotated
 import typer
 
 from aceydeucey.cli import aces, backgammon, inbetween
-from aceydeucey.cli.common import LangOption, console, fail
+from aceydeucey.cli.common import LangOption, console, fail_error, resolve_lang
 from aceydeucey.cli.verify import verify_command
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.core.record import Record, replay
+from aceydeucey.locale import default_lang, t
 
 app = typer.Typer(
     name="aceydeucey",
@@ -38,6 +39,41 @@ for module in (inbetween, backgammon, aces):
 app.command("verify")(verify_command)
 
 
+def version() -> str:
+    """The installed version of aceydeucey (the package metadata; the source tree's
+    ``__version__`` when it is not installed)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("aceydeucey")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        import aceydeucey
+
+        return str(getattr(aceydeucey, "__version__", "unknown"))
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        console.print(t("cli", "version", default_lang(), version=version()))
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Print the version and exit.",
+            callback=_show_version,
+            is_eager=True,
+        ),
+    ] = False,
+) -> None:
+    """The Acey-Deucey family of games: In-Between, Acey-Deucey backgammon, Aces in the Pot."""
+
+
 @app.command("replay")
 def replay_command(
     file: Annotated[Path, typer.Argument(help="A record saved by a game (JSON).")],
@@ -45,11 +81,12 @@ def replay_command(
     lang: LangOption = None,
 ) -> None:
     """Re-apply every action of a record, verify it, and print the final standings."""
+    language = resolve_lang(lang)
     try:
         record = Record.load(file)
         state = replay(record)
     except AceyDeuceyError as exc:
-        fail(str(exc))
+        fail_error(exc, language)
     returns = state.returns()
     standings = sorted(
         zip(record.players, returns, strict=True), key=lambda pr: pr[1], reverse=True
@@ -68,17 +105,19 @@ def replay_command(
             )
         )
         return
-    pt = lang == "pt"
-    verified = "verificadas" if pt else "verified"
-    console.print(
-        f"[bold]{record.game}[/] — {len(record.actions)} "
-        f"{'ações' if pt else 'actions'} {verified}"
-        + ("" if state.is_terminal() else (" (jogo inacabado)" if pt else " (game unfinished)"))
-    )
+    head = t("cli", "replay.verified", language, game=record.game, count=len(record.actions))
+    if not state.is_terminal():
+        head += t("cli", "replay.unfinished", language)
+    console.print(head, style="bold", markup=False)
     for place, (player, ret) in enumerate(standings, 1):
         value = f"{float(ret):+.4g}" if ret.denominator != 1 else f"{int(ret):+d}"
+        if language == "pt":
+            value = value.replace(".", ",")
         exact = f" ({ret})" if ret.denominator != 1 else ""
-        console.print(f"{place}. {player}: {value}{exact}")
+        line = t(
+            "cli", "replay.place", language, place=place, player=player, value=value, exact=exact
+        )
+        console.print(line, markup=False)
 
 
 def main() -> None:

@@ -1,30 +1,57 @@
-"""Shared pieces of the terminal front end: the --lang option, the console, errors."""
+"""Shared pieces of the terminal front end: the --lang option, the console, errors,
+player names, record paths, and how Typer shows flags in help screens."""
 
 from __future__ import annotations
 
+import os
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+import typer.core
 from rich.console import Console
 
-from aceydeucey.core.errors import RulesError
+from aceydeucey.core.errors import AceyDeuceyError, RulesError
 from aceydeucey.core.rules import RulesBase
 from aceydeucey.locale import LANGS, default_lang, t
 
 __all__ = [
     "LangOption",
     "OptionsOption",
+    "check_record_path",
     "console",
     "default_record_path",
     "fail",
+    "fail_error",
     "parse_options",
+    "player_names",
     "resolve_lang",
 ]
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
+
+
+def _hide_flag_types() -> None:
+    """Help screens list a plain flag (``--json``, ``--help``) without a ``<bool>`` type.
+
+    Typer's rich help prints every option's type, a flag's too; a flag takes no value,
+    so its type column stays empty (the one place every command's help goes through).
+    """
+    option = typer.core.TyperOption
+    if getattr(option.display_type_rich, "_flags_hidden", False):
+        return
+    shown = option.display_type_rich
+
+    def display_type_rich(self: typer.core.TyperOption, ctx: Any) -> str | None:
+        return None if self.is_flag else shown(self, ctx)
+
+    display_type_rich._flags_hidden = True  # type: ignore[attr-defined]
+    option.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_hide_flag_types()
 
 
 def _check_lang(value: str | None) -> str:
@@ -50,10 +77,62 @@ def resolve_lang(value: str | None) -> str:
     return _check_lang(value)
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
+def fail(message: str, code: int = 2, lang: str = "en") -> NoReturn:
     """Print a clear error (no traceback) and exit with ``code``."""
-    err_console.print(f"[bold red]error:[/] {message}")
+    err_console.print(f"[bold red]{t('cli', 'error.label', lang)}[/] ", end="")
+    err_console.print(message, markup=False)
     raise typer.Exit(code)
+
+
+def fail_error(error: AceyDeuceyError, lang: str, code: int = 2) -> NoReturn:
+    """An engine error, rendered in ``lang`` (``err.render``), and exit."""
+    fail(error.render(lang), code, lang)
+
+
+def player_names(seats: int, humans: tuple[int, ...], bot: str, lang: str) -> list[str]:
+    """One naming for every game: "You" (or "Player N" when several people play) and
+    "Bot N (strategy)", the bots counted from 1 in seat order."""
+    names: list[str] = []
+    bots = 0
+    for seat in range(seats):
+        if seat in humans:
+            if len(humans) == 1:
+                names.append(t("cli", "player.you", lang))
+            else:
+                names.append(t("cli", "player.person", lang, n=humans.index(seat) + 1))
+        else:
+            bots += 1
+            names.append(t("cli", "player.bot", lang, n=bots, bot=bot))
+    return names
+
+
+def check_record_path(path: Path, lang: str = "en") -> Path:
+    """Refuse, before play starts, a record path that cannot be written (no traceback).
+
+    The folder is created if needed and the file opened for writing (and removed again
+    when it did not exist), so what would fail after the game fails now.
+    """
+    if path.is_dir():
+        fail(t("cli", "error.record_is_folder", lang, path=str(path)), lang=lang)
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                text = t(
+                    "cli", "error.record_parent_file", lang, path=str(path), parent=str(parent)
+                )
+                fail(text, lang=lang)
+            break
+    existed = path.exists()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        fail(t("cli", "error.record_unwritable", lang, path=str(path), reason=reason), lang=lang)
+    if not existed:
+        os.unlink(path)
+    return path
 
 
 #: ``--option key=value`` (repeatable): any rule option of the game, read by its type.
@@ -84,7 +163,7 @@ def parse_options(
         try:
             out[key] = rules_class.parse_option(key, value)
         except RulesError as exc:
-            fail(str(exc))
+            fail_error(exc, lang)
     return out
 
 

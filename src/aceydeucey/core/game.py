@@ -23,7 +23,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Self
 
-from aceydeucey.core.errors import ArgumentError, IllegalActionError, OutOfTurnError, message
+from aceydeucey.core.errors import (
+    ActionSyntaxError,
+    ArgumentError,
+    IllegalActionError,
+    OutOfTurnError,
+    message,
+)
 from aceydeucey.core.rules import RulesBase
 
 __all__ = [
@@ -282,8 +288,28 @@ class State(ABC):
         if isinstance(action, str):
             action = self.parse_action(action)
         else:
-            self._check_legal(action)
+            try:
+                self._check_legal(action)
+            except IllegalActionError:
+                self._check_is_action(action)
+                raise
         return self._apply(action)
+
+    def _check_is_action(self, action: Action) -> None:
+        """An ``ActionSyntaxError`` when ``action`` is no action of this game at all (``42``).
+
+        Checked only once ``action`` proved illegal, so that a value of the wrong kind
+        is not explained as a move made at the wrong moment.
+        """
+        try:
+            self.game.parse_action(str(action))
+        except ActionSyntaxError as exc:
+            raise ActionSyntaxError(
+                "action.not_of_game",
+                value=repr(action),
+                game=self.game.game_id,
+                reason=message(exc.code, **exc.params),
+            ) from None
 
     @abstractmethod
     def _apply(self, action: Action) -> Self:
