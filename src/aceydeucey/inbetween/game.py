@@ -29,11 +29,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, get_args
 
 from aceydeucey.cards import Card, deck
 from aceydeucey.core.errors import ActionSyntaxError
-from aceydeucey.core.game import CHANCE, TERMINAL, Action, Game, State
+from aceydeucey.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State
 from aceydeucey.inbetween.actions import Decision
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.settle import (
@@ -47,9 +47,11 @@ from aceydeucey.inbetween.settle import (
 )
 from aceydeucey.inbetween.view import event_dict, observe, render
 
-__all__ = ["Decision", "InBetweenGame", "InBetweenState"]
+__all__ = ["Decision", "InBetweenGame", "InBetweenState", "Phase", "PublicPhase"]
 
-CHANCE_PHASES = (
+#: The engine's phases (``state.phase``); ``phase_name()`` maps them to ``PublicPhase``.
+Phase = Literal[
+    "start",
     "draw",
     "deal-first",
     "deal-hand",
@@ -58,7 +60,35 @@ CHANCE_PHASES = (
     "common",
     "house-third",
     "set-aside",
+    "ace",
+    "declare",
+    "decide",
+    "raise",
+    "over",
+]
+#: The phase every observation shows (the envelope's ``phase``).
+PublicPhase = Literal["draw", "deal", "ace", "declare", "decide", "third", "over"]
+
+CHANCE_PHASES: frozenset[Phase] = frozenset(
+    ("draw", "deal-first", "deal-hand", "deal-post", "third", "common", "house-third", "set-aside")
 )
+PUBLIC_PHASE: dict[Phase, PublicPhase] = {
+    "start": "deal",
+    "draw": "draw",
+    "deal-first": "deal",
+    "deal-hand": "deal",
+    "deal-post": "deal",
+    "common": "deal",
+    "set-aside": "deal",
+    "ace": "ace",
+    "declare": "declare",
+    "decide": "decide",
+    "raise": "decide",
+    "third": "third",
+    "house-third": "third",
+    "over": "over",
+}
+assert set(PUBLIC_PHASE) == set(get_args(Phase))
 
 
 class InBetweenGame(Game):
@@ -77,6 +107,32 @@ class InBetweenGame(Game):
 
     def new_initial_state(self) -> InBetweenState:
         return _new_session(self)
+
+    @property
+    def info(self) -> GameInfo:
+        """Fixed facts: seats, zero-sum (not under Red Dog's house), hidden cards, bounds."""
+        rules = self.rules
+        house = rules.banking == "house"
+        n = rules.players
+        start = rules.starting_chips
+        debts = rules.allows_debt and not house  # Red Dog's bets are paid up front
+        low = None if debts else Fraction(-start)
+        if house:
+            high: Fraction | None = Fraction(rules.bank)
+        else:
+            high = None if debts else Fraction((n - 1) * start)
+        return GameInfo(
+            game_id=self.game_id,
+            num_players=n,
+            min_players=1 if house else 2,
+            max_players=int(Rules.option_help()["players"]["max"]),
+            zero_sum=not house,
+            hidden_information=rules.hidden,
+            chance=True,
+            min_return=low,
+            max_return=high,
+            max_length=_max_length(rules),
+        )
 
     def parse_action(self, text: str) -> Action:
         """A card (chance's action) or a decision; raises ActionSyntaxError on neither."""
@@ -100,7 +156,7 @@ class InBetweenState(State):
     """
 
     game: InBetweenGame
-    phase: str
+    phase: Phase
     chips: tuple[int, ...]
     pot: int = 0
     bank: int = 0
@@ -131,7 +187,7 @@ class InBetweenState(State):
     aside: Card | None = None
     deck_outs: int = 0
     last_round: bool = False
-    ended: str = ""
+    ended: tuple[str, tuple[tuple[str, Any], ...]] = ("", ())
     event: Event = ()
     after: tuple[Event, ...] = ()
 
@@ -239,14 +295,28 @@ class InBetweenState(State):
         assert isinstance(action, Decision)
         return fresh._decide(action)
 
-    def last_event(self) -> dict[str, Any] | None:
-        """The last transition as a dict; what followed automatically is under ``"after"``."""
+    def phase_name(self) -> PublicPhase:
+        return PUBLIC_PHASE[self.phase]
+
+    def event_view(self) -> dict[str, Any] | None:
+        """The last transition as ``{"kind": ...}``; what followed it automatically (in
+        the same transition: a settlement's refill, the next round's antes...) is the
+        list ``"after"``, in order."""
         if not self.event:
             return None
         out = event_dict(self.event)
         if self.after:
             out["after"] = [event_dict(e) for e in self.after]
         return out
+
+    def last_event(self) -> dict[str, Any] | None:
+        """The same as ``event_view()`` (kept for callers of the older name)."""
+        return self.event_view()
+
+    def termination(self) -> tuple[str, dict[str, Any]]:
+        """How the session ended: a code of the ``inbetween_errors`` catalog and its params."""
+        code, params = self.ended
+        return (code or "game.over"), dict(params)
 
     def returns(self) -> tuple[Fraction, ...]:
         start = self.rules.starting_chips
@@ -269,8 +339,9 @@ class InBetweenState(State):
         return tuple(i for i, v in enumerate(b) if v == best)
 
     # -- observation ----------------------------------------------------------------------
-    def observation(self, seat: int) -> dict[str, Any]:  # type: ignore[override]  # until issue 7 lands
-        """What ``seat`` may see, JSON-ready (the keys are listed in ``view.observe``)."""
+    def observe(self, seat: int | None) -> dict[str, Any]:
+        """The game's fields of what ``seat`` may see (``None``: the public view); the keys
+        are listed in ``view.observe``."""
         return observe(self, seat)
 
     def __str__(self) -> str:
@@ -377,7 +448,7 @@ class InBetweenState(State):
         return s._start_dealer_game() if self.rules.banking == "dealer" else s._start_round()
 
     # -- rounds ---------------------------------------------------------------------------
-    def _over(self, reason: str) -> InBetweenState:
+    def _over(self, code: str, **params: Any) -> InBetweenState:
         chips, pot = self.chips, self.pot
         if self.rules.banking == "dealer" and pot:
             chips, pot = _put(chips, self.dealer, chips[self.dealer] + pot), 0
@@ -386,16 +457,16 @@ class InBetweenState(State):
             phase="over",
             chips=chips,
             pot=pot,
-            ended=reason,
-            event=_event("over", reason=reason),
+            ended=(code, tuple(params.items())),
+            event=_event("over", reason=Message(code, tuple(params.items()))),
         )
 
     def _start_dealer_game(self) -> InBetweenState:
         rules = self.rules
         if self.dealer_game >= rules.total_dealer_games:
-            return self._over(f"{rules.total_dealer_games} dealer's games played")
+            return self._over("session.dealer_games_played", count=rules.total_dealer_games)
         if self.chips[self.dealer] < rules.bank:
-            return self._over(f"the dealer (seat {self.dealer}) cannot put up the bank")
+            return self._over("session.dealer_cannot_bank", seat=self.dealer, bank=rules.bank)
         chips = _put(self.chips, self.dealer, self.chips[self.dealer] - rules.bank)
         s = replace(self, chips=chips, pot=self.pot + rules.bank, dealer_round=0, last_round=False)
         return s._start_round()
@@ -423,9 +494,9 @@ class InBetweenState(State):
                 return self._end_dealer_game()
         else:
             if self.round >= rules.rounds:
-                return self._over(f"{rules.rounds} complete rounds played")
+                return self._over("session.rounds_played", count=rules.rounds)
             if self.last_round:
-                return self._over("the deck ran out for the second time")
+                return self._over("session.deck_out_twice")
         if rules.banking == "house":
             order = tuple(range(n))
         else:
@@ -437,11 +508,11 @@ class InBetweenState(State):
         if rules.ante and (rules.ante_each_round or self.round == 0):
             short = [s for s in payers if chips[s] < rules.ante]
             if short:
-                return self._over(f"seat {short[0]} cannot pay the ante of {rules.ante}")
+                return self._over("session.cannot_ante", seat=short[0], ante=rules.ante)
             if rules.banking == "house":
                 worst = n * rules.ante * max(rules.trips_pays, 2 * max(rules.spread_pays))
                 if self.bank < worst:
-                    return self._over(f"the house bank of {self.bank} cannot cover {worst}")
+                    return self._over("session.house_cannot_cover", bank=self.bank, worst=worst)
                 bets = tuple(rules.ante if s in payers else 0 for s in range(n))
             else:
                 pot += rules.ante * len(payers)
@@ -720,12 +791,12 @@ class InBetweenState(State):
     def _empty_pot(self) -> InBetweenState:
         rules = self.rules
         if rules.empty_pot == "end":
-            return self._over("a bet emptied the pot")
+            return self._over("session.pot_emptied")
         if rules.empty_pot == "next-dealer":
             return self._end_dealer_game()
         short = [s for s in range(rules.players) if self.chips[s] < rules.ante]
         if short:
-            return self._over(f"the pot is empty and seat {short[0]} cannot replenish it")
+            return self._over("session.cannot_replenish", seat=short[0], ante=rules.ante)
         chips = tuple(c - rules.ante for c in self.chips)
         s = replace(
             self,
@@ -844,6 +915,31 @@ def _left(decks: int, out: Sequence[Card]) -> list[tuple[Card, int]]:
     """The cards of ``decks`` decks not in ``out``, with their copies left."""
     used = Counter(out)
     return [(card, k - used[card]) for card, k in _full_deck(decks) if k > used[card]]
+
+
+@dataclass(frozen=True)
+class Message:
+    """A catalog code with its params, as an event field (hashable); JSON: ``{code, params}``."""
+
+    code: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "params": dict(self.params)}
+
+
+def _max_length(rules: Rules) -> int | None:
+    """A bound on a session's actions (chance's included), or None where none holds.
+
+    A redeal of pairs or neighbours, and ties in the draw for the deal, may repeat without
+    end; otherwise a seat's turn takes at most 16 actions (posts, calls, bets, third cards,
+    a split's second hand) and a round adds at most a declaration, two common posts, the
+    raises and a third card.
+    """
+    if "redeal" in (rules.pairs, rules.adjacent) or rules.dealer == "draw":
+        return None
+    rounds = rules.rounds * (rules.total_dealer_games if rules.banking == "dealer" else 1)
+    return rounds * (16 * rules.players + 4 + rules.players)
 
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
