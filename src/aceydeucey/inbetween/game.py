@@ -19,6 +19,12 @@ and gets a third card only after a bet.  Antes are paid automatically when a rou
 ``post_fee`` is paid automatically each time a player's pair of posts is complete.  Under
 ``passed_card="next-post"`` a pass (except the round's last) makes chance deal a card face
 down (``set-aside``): nobody sees it until it is placed as the next player's next post.
+
+Hidden cards (``hidden=True``): each hand is dealt face down and stays so until its seat
+bets (or splits) or a pairs/adjacent rule (``redeal``, ``push``, ``lose``, ``win``) applies
+to it, which turns it up for everyone first; a redeal's new posts come face down again.
+Only the seat whose hand it is sees its stake limits; a face-down first ace cannot be
+called, so ``aces="first-card"`` is refused with ``hidden``.
 """
 
 from __future__ import annotations
@@ -411,6 +417,11 @@ class InBetweenState(State):
             return s
         if phase == "deal-post":
             seat = self.order[self.turn]
+            if not self.revealed:  # a redeal's new post to a face-down hand
+                s = self._take(card, face_up=False)
+                hands = _put(s.hands, seat, (*s.hands[seat], card))
+                s = replace(s, posts=(*s.posts, card), hands=hands, event=_event("hand", seat=seat))
+                return s._after_post()
             s = self._take(card)
             s = replace(s, posts=(*s.posts, card), event=_event("post", seat=seat, card=str(card)))
             return s._after_post()
@@ -635,6 +646,12 @@ class InBetweenState(State):
         return (self._move(seat, -fee, "fee") if fee else self)._post_policy()
 
     def _post_policy(self) -> InBetweenState:
+        """Apply the pairs/adjacent rule to complete posts (else wait for the decision).
+
+        A face-down hand (``hidden``) that such a rule applies to is turned up first: every
+        seat sees the cards the rule acts on (they join ``seen``), and the rule's event
+        names them (``posts``).  A redeal's new posts come face down again.
+        """
         rules = self.rules
         ranks = self._ranks()
         seat = self.order[self.turn]
@@ -643,29 +660,42 @@ class InBetweenState(State):
             policy = rules.pairs
         elif is_adjacent(ranks):
             policy = rules.adjacent
-        s = replace(self, phase="decide")
+        if policy not in ("redeal", "lose", "push", "win"):
+            return replace(self, phase="decide")
+        face_down = not self.revealed
+        shown = [str(c) for c in self.posts]
+        up = self._turn_up(seat)
+        extra: dict[str, Any] = {"posts": shown} if face_down else {}
+        s = replace(up, phase="decide")
         if policy == "redeal":
             kind = "pair" if is_pair(ranks) else "adjacent"
             return replace(
-                self,
+                up,
                 posts=(),
                 ace_low=None,
                 phase="deal-post",
-                event=_event("redeal", seat=seat, posts=[str(c) for c in self.posts], what=kind),
+                revealed=not face_down,
+                hands=_put(up.hands, seat, ()) if face_down else up.hands,
+                shown=tuple(x for x in up.shown if x != seat) if face_down else up.shown,
+                event=_event("redeal", seat=seat, posts=shown, what=kind),
             )
         if policy == "lose":
             amount = min(rules.ante, max(self.chips[seat], 0))
-            s = s._move(seat, -amount, "adjacent-loss")
+            s = s._move(seat, -amount, "adjacent-loss", **extra)
             return s._end_hand()
         if policy == "push":
             amount = min(rules.ante, self.pot)
-            s = s._move(seat, amount, "push")
+            s = s._move(seat, amount, "push", **extra)
             return s._end_hand()
-        if policy == "win":
-            amount = min(rules.pair_win, self.pot)
-            s = s._move(seat, amount, "pair-win")
-            return s._after_settle()
-        return s
+        amount = min(rules.pair_win, self.pot)
+        s = s._move(seat, amount, "pair-win", **extra)
+        return s._after_settle()
+
+    def _turn_up(self, seat: int) -> InBetweenState:
+        """A face-down hand is turned up: its posts join ``seen`` (a face-up hand: as is)."""
+        if self.revealed:
+            return self
+        return replace(self, revealed=True, seen=self.seen + self.posts, shown=(*self.shown, seat))
 
     def _move(self, seat: int, delta: int, kind: str, **extra: Any) -> InBetweenState:
         """Move ``delta`` chips from the pot to ``seat`` (negative: into the pot)."""
@@ -755,8 +785,10 @@ class InBetweenState(State):
             if rules.passed_card == "next-post" and self.turn + 1 < len(self.order):
                 return replace(s, phase="set-aside")
             return s._end_hand()
-        if d.word == "split":
-            s = self._move(seat, -rules.ante, "split")
+        if d.word == "split":  # a face-down pair is turned up to be split
+            s = self._turn_up(seat)._move(
+                seat, -rules.ante, "split", posts=[str(c) for c in self.posts]
+            )
             a, b = self.posts[0], self.posts[1]
             s = replace(s, split_rest=(b,), split_done=True)
             return s._begin_hand((a,))

@@ -51,7 +51,9 @@ def observe(state: InBetweenState, seat: int | None) -> dict[str, Any]:
         state.chips
     )
     limits = None
-    if state.phase == "decide":
+    if not (state.revealed or seat == actor):
+        pass  # limits of a face-down hand would tell whether it is a pair
+    elif state.phase == "decide":
         spans = [s for s in (state._limits(c) for c in state._calls()) if s is not None]
         if spans:
             limits = (min(s[0] for s in spans), max(s[1] for s in spans))
