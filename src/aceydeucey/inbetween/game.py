@@ -38,7 +38,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Literal, get_args
 
 from aceydeucey.cards import Card, deck
-from aceydeucey.core.errors import ActionSyntaxError
+from aceydeucey.core.errors import ActionSyntaxError, IllegalActionError, message
 from aceydeucey.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State
 from aceydeucey.inbetween.actions import Decision
 from aceydeucey.inbetween.rules import Rules
@@ -260,39 +260,140 @@ class InBetweenState(State):
         return actions
 
     def explain_illegal(self, action: Action) -> str:
-        if isinstance(action, Decision) and self.phase == "decide":
-            word = action.word
-            call: Call | None = {"bet": "between", "higher": "higher", "lower": "lower"}.get(word)  # type: ignore[assignment]
-            if call is not None and call not in self._calls():
-                allowed = ", ".join(sorted({str(a).split()[0] for a in self.player_actions()}))
-                return f"{action}: not with these posts; you may {allowed}"
-            if call is not None and action.amount is not None:
-                span = self._limits(call)
-                if span is None:
-                    return f"{action}: no stake is affordable now; you may only pass"
-                if action.amount < span[0]:
-                    return f"{action}: at least {span[0]}"
-                if action.amount > span[1]:
-                    return f"{action}: at most {span[1]}, {self._cap_reason(call, span[1])}"
-        if isinstance(action, Decision) and action.word in ("aces low", "aces high"):
-            if self.rules.aces != "dealer-declares":
-                return f"{action}: only under aces='dealer-declares', not {self.rules.aces!r}"
-            return f"{action}: the dealer calls the aces before the round's first card"
-            if word == "split":
-                return "split: only a pair may be split, once, by a player who can pay the ante"
-            if word == "pass" and self.gap == 2:
-                return "pass: the second bet of three posts is compulsory while affordable"
-        if isinstance(action, Decision) and self.phase == "raise" and action.word == "raise":
-            seat = self.order[self.turn]
-            top = min(self.rules.ante, max(self.chips[seat], 0))
-            return f"{action}: a raise is 1 to {top} (up to the ante, within your chips)"
-        if isinstance(action, Card) and self.phase in CHANCE_PHASES:
-            return f"{action}: no copy of that card is left in the deck"
-        if self.phase in CHANCE_PHASES and isinstance(action, Decision):
-            return f"{action}: it is chance's turn to deal a card"
-        if self.phase not in CHANCE_PHASES and isinstance(action, Card):
-            return f"{action}: a card cannot be dealt now; seat {self.to_act} must decide"
-        return super().explain_illegal(action)
+        """Why ``action`` is not legal here, in English (``illegal_error`` has the code)."""
+        return str(self.illegal_error(action))
+
+    def _check_legal(self, action: Action) -> None:
+        if self.is_terminal():
+            super()._check_legal(action)
+        elif self.phase in CHANCE_PHASES:
+            if not (isinstance(action, Card) and any(a == action for a, _ in self._outcomes)):
+                raise self.illegal_error(action)
+        elif action not in self.player_actions():
+            raise self.illegal_error(action)
+
+    def parse_action(self, text: str) -> Action:
+        """Text to a legal action; unknown words list what is legal now."""
+        try:
+            action = self.game.parse_action(text)
+        except ActionSyntaxError as exc:
+            if exc.code == "decision.unknown" and not self.is_terminal():
+                raise ActionSyntaxError(
+                    "decision.unknown_here", text=exc.params["text"], legal=self._legal_summary()
+                ) from None
+            raise
+        self._check_legal(action)
+        return action
+
+    def illegal_error(self, action: Action) -> IllegalActionError:
+        """The precise, coded reason why ``action`` is not legal here."""
+        rules = self.rules
+        phase = self.phase
+        if isinstance(action, Card):
+            if phase in CHANCE_PHASES:
+                return IllegalActionError("card.none_left", card=str(action))
+            return IllegalActionError("card.not_now", card=str(action), seat=self.to_act)
+        text = str(action)
+        if not isinstance(action, Decision):
+            return IllegalActionError(
+                "decision.not_legal", action=text, legal=self._legal_summary()
+            )
+        word = action.word
+        # First what the rules never allow, then what this moment does not.
+        if word in ("aces low", "aces high") and rules.aces != "dealer-declares":
+            return IllegalActionError("aces.not_in_rules", action=text, aces=rules.aces)
+        if word in ("ace low", "ace high") and rules.aces != "first-card":
+            return IllegalActionError("ace.not_in_rules", action=text, aces=rules.aces)
+        if word in ("stay", "raise") and rules.banking != "house":
+            return IllegalActionError("raise.not_in_rules", action=text)
+        if word == "split" and rules.pairs != "split":
+            return IllegalActionError("split.not_in_rules", pairs=rules.pairs)
+        if phase in CHANCE_PHASES:
+            return IllegalActionError("decision.chance_deals", action=text)
+        if word in ("aces low", "aces high"):
+            return IllegalActionError("aces.not_now", action=text)
+        if phase == "declare":
+            return IllegalActionError("aces.declare_first", action=text, seat=self.dealer)
+        if word in ("ace low", "ace high"):
+            return IllegalActionError("ace.not_now", action=text)
+        if phase == "ace":
+            return IllegalActionError("ace.call_first", action=text)
+        if word in ("stay", "raise"):  # under the house, the one decision is the raise
+            top = self._raise_top()
+            if top < 1:
+                return IllegalActionError("raise.none_affordable", action=text)
+            return IllegalActionError("raise.out_of_range", action=text, top=top)
+        if phase == "raise":
+            return IllegalActionError("raise.stay_or_raise", action=text)
+        if phase == "decide":
+            reason = self._decide_error(action)
+            if reason is not None:
+                return reason
+        return IllegalActionError("decision.not_legal", action=text, legal=self._legal_summary())
+
+    def _decide_error(self, action: Decision) -> IllegalActionError | None:
+        rules = self.rules
+        text = str(action)
+        seat = self.order[self.turn]
+        word = action.word
+        if word == "split":
+            if self.gap != 1 or not is_pair(self._ranks()):
+                return IllegalActionError("split.not_a_pair")
+            if self.split_done:
+                return IllegalActionError("split.once")
+            return IllegalActionError("split.cannot_pay", ante=rules.ante, count=self.chips[seat])
+        if word == "pass" and self.gap == 2:
+            return IllegalActionError("pass.compulsory")
+        calls: dict[str, Call] = {"bet": "between", "higher": "higher", "lower": "lower"}
+        call = calls.get(word)
+        if call is None:
+            return None
+        if call not in self._calls():
+            allowed = sorted({str(a).split()[0] for a in self.player_actions()})
+            return IllegalActionError("call.not_with_posts", action=text, allowed=allowed)
+        span = self._limits(call)
+        if span is None:
+            return IllegalActionError("stake.none_affordable", action=text)
+        amount = action.amount if action.amount is not None else 0
+        if amount < span[0]:
+            return IllegalActionError(
+                "stake.below_min", action=text, limit=span[0], because=self._min_reason()
+            )
+        if amount > span[1]:
+            return IllegalActionError(
+                "stake.above_max",
+                action=text,
+                limit=span[1],
+                because=self._cap_reason(call, span[1]),
+            )
+        return None
+
+    def _raise_top(self) -> int:
+        """Red Dog: the largest raise (the ante, within the seat's chips)."""
+        return min(self.rules.ante, max(self.chips[self.order[self.turn]], 0))
+
+    def _legal_summary(self) -> list[str]:
+        """The legal decisions, stakes as ranges (``["pass", "bet 1–4"]``); cards as one."""
+        if self.phase in CHANCE_PHASES:
+            return []
+        amounts: dict[str, list[int]] = {}
+        out: list[str] = []
+        for a in self.player_actions():
+            if isinstance(a, Decision) and a.amount is not None:
+                if a.word not in amounts:
+                    amounts[a.word] = []
+                    out.append(a.word)
+                amounts[a.word].append(a.amount)
+            else:
+                out.append(str(a))
+        shown = []
+        for item in out:
+            if item in amounts:
+                low, high = min(amounts[item]), max(amounts[item])
+                shown.append(f"{item} {low}" if low == high else f"{item} {low}–{high}")
+            else:
+                shown.append(item)
+        return shown
 
     def _apply(self, action: Action) -> InBetweenState:
         fresh = dataclasses.replace(self, event=(), after=())
@@ -725,24 +826,35 @@ class InBetweenState(State):
             ante_cap=self.rules.ante_back and not self.won[seat],
         )
 
-    def _cap_reason(self, call: Call, top: int) -> str:
+    def _cap_reason(self, call: Call, top: int) -> dict[str, Any]:
+        """Which limit caps the stake at ``top``, as a message."""
         rules = self.rules
         seat = self.order[self.turn]
         chips = self.chips[seat]
         loss = worst_loss(rules, self._ranks(), call, second_gap=self.gap == 2)
         if top == self.pot:
-            return f"the pot of {self.pot}"
-        if rules.stake_cap == "cover" and top == chips // loss:
+            return message("stake.because_pot", pot=self.pot)
+        if rules.stake_cap == "cover" and top == max(chips, 0) // loss:
             if loss == 2:
-                return f"half your {chips} chips"
-            return f"your {chips} chips must cover a loss of {loss} stakes"
-        if rules.stake_cap == "chips" and top == chips:
-            return f"your {chips} chips"
+                return message("stake.because_half_chips", count=chips)
+            return message("stake.because_cover", count=chips, loss=loss)
+        if rules.stake_cap == "chips" and top == max(chips, 0):
+            return message("stake.because_chips", count=chips)
         if rules.ante_back and not self.won[seat] and top == rules.ante:
-            return f"the ante of {top} until you have won a bet (ante_back)"
+            return message("stake.because_ante_back", ante=rules.ante)
         if 1 <= self.round <= len(rules.round_limits) and top == rules.round_limits[self.round - 1]:
-            return f"the round-{self.round} limit of {top}"
-        return f"the first-round limit ({rules.first_round_limit})"
+            return message("stake.because_round_limit", round=self.round, limit=top)
+        if rules.first_round_limit == "half-pot":
+            return message("stake.because_half_pot", pot=self.pot)
+        return message("stake.because_first_round_ante", ante=rules.ante)
+
+    def _min_reason(self) -> dict[str, Any]:
+        """Which rule sets the smallest stake, as a message."""
+        if self.gap == 2:
+            return message("stake.because_second_gap", ante=self.rules.ante)
+        if self.rules.min_stake == "ante":
+            return message("stake.because_min_ante", ante=self.rules.ante)
+        return message("stake.because_min_one")
 
     def _can_split(self, seat: int) -> bool:
         return (

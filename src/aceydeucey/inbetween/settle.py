@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from aceydeucey.cards import Card
+from aceydeucey.core.errors import ArgumentError
 from aceydeucey.inbetween.rules import Rules
 
 __all__ = [
@@ -102,7 +103,7 @@ def settle(
             return Settlement("win", 1) if third < pair else Settlement("lose", -1)
         return Settlement("outside", -1)
     if call != "between":
-        raise ValueError(f"call {call!r} needs a pair of posts, not {posts}")
+        raise ArgumentError("settle.call_needs_pair", call=call, posts=list(posts))
     if low < third < high:
         if rules.banking == "house":
             gap = high - low - 1
