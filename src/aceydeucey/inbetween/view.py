@@ -21,9 +21,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from aceydeucey.inbetween.game import Event, InBetweenState
+    from aceydeucey.inbetween.state import InBetweenState
 
-__all__ = ["event_dict", "observe", "render"]
+__all__ = ["observe", "render"]
 
 
 def observe(state: InBetweenState, seat: int | None) -> dict[str, Any]:
@@ -54,11 +54,11 @@ def observe(state: InBetweenState, seat: int | None) -> dict[str, Any]:
     if not (state.revealed or seat == actor):
         pass  # limits of a face-down hand would tell whether it is a pair
     elif state.phase == "decide":
-        spans = [s for s in (state._limits(c) for c in state._calls()) if s is not None]
+        spans = [s for s in (state.limits(c) for c in state.calls()) if s is not None]
         if spans:
             limits = (min(s[0] for s in spans), max(s[1] for s in spans))
     elif state.phase == "raise":
-        limits = (1, min(rules.ante, max(state.chips[state.order[state.turn]], 0)))
+        limits = (1, state.raise_top())
         if limits[1] < 1:
             limits = None
     return {
@@ -108,15 +108,3 @@ def render(state: InBetweenState) -> str:
     else:
         lines.append(f"{state.phase}; to act: {state.current_player()}")
     return "\n".join(lines)
-
-
-def event_dict(event: Event) -> dict[str, Any]:
-    """The JSON-ready form of an event (tuples become lists, messages ``{code, params}``)."""
-    return {k: _json(v) for k, v in event}
-
-
-def _json(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_json(v) for v in value]
-    to_dict = getattr(value, "to_dict", None)
-    return to_dict() if to_dict is not None else value
