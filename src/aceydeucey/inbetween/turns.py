@@ -177,9 +177,12 @@ def post_policy(s: InBetweenState) -> InBetweenState:
     if policy == "lose":
         amount = min(rules.ante, max(s.chips[seat], 0))
         return end_hand(s.move(seat, -amount, "adjacent-loss", **extra))
-    if policy == "push":
+    if policy == "push":  # a pool emptied by a push is refilled too (not ended: no bet did)
         amount = min(rules.ante, s.pot)
-        return end_hand(s.move(seat, amount, "push", **extra))
+        s = s.move(seat, amount, "push", **extra)
+        if s.pot <= 0 and rules.empty_pot != "end":
+            return empty_pot(s)
+        return end_hand(s)
     amount = min(rules.pair_win, s.pot)
     return after_settle(s.move(seat, amount, "pair-win", **extra))
 
