@@ -16,12 +16,13 @@ Decision.from_text('bet 5')
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
 from aceydeucey.core.errors import ActionSyntaxError
 
-__all__ = ["Decision"]
+__all__ = ["Decision", "decision"]
 
 _AMOUNT = re.compile(r"-?[0-9]+")
 _WORDS_WITH_AMOUNT = ("bet", "higher", "lower", "raise")
@@ -41,13 +42,13 @@ class Decision:
         words = text.strip().lower().split()
         joined = " ".join(words)
         if joined in _WORDS_ALONE:
-            return cls(joined)
+            return decision(joined)
         if len(words) == 2 and words[0] in _WORDS_WITH_AMOUNT:
             if not _AMOUNT.fullmatch(words[1]):
                 raise ActionSyntaxError(
                     "decision.amount_not_whole", text=text.strip(), word=words[0]
                 )
-            return cls(words[0], int(words[1]))  # "bet -1" parses: the game says "at least 1"
+            return decision(words[0], int(words[1]))  # "bet -1" parses: the game says "at least 1"
         if len(words) == 1 and words[0] in _WORDS_WITH_AMOUNT:
             raise ActionSyntaxError("decision.amount_missing", text=text.strip(), word=words[0])
         raise ActionSyntaxError("decision.unknown", text=text.strip())
@@ -57,3 +58,9 @@ class Decision:
 
     def __repr__(self) -> str:
         return f"Decision.from_text({str(self)!r})"
+
+
+@functools.lru_cache(maxsize=4096)
+def decision(word: str, amount: int | None = None) -> Decision:
+    """The shared ``Decision`` for ``word`` and ``amount`` (decisions are values: one each)."""
+    return Decision(word, amount)

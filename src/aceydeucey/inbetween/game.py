@@ -44,6 +44,7 @@ from aceydeucey.inbetween import lifecycle
 from aceydeucey.inbetween.actions import Decision
 from aceydeucey.inbetween.phases import CHANCE_PHASES, PUBLIC_PHASE, Phase, PublicPhase
 from aceydeucey.inbetween.rules import Rules
+from aceydeucey.inbetween.settle import Call, worst_loss
 from aceydeucey.inbetween.state import InBetweenState
 
 __all__ = [
@@ -66,6 +67,15 @@ class InBetweenGame(Game):
 
     def __init__(self, rules: Rules) -> None:
         super().__init__(rules)
+        self._worst: dict[tuple[tuple[int, int], Call, bool], int] = {}
+
+    def worst_loss(self, posts: tuple[int, int], call: Call, second_gap: bool = False) -> int:
+        """``settle.worst_loss`` under these rules (cached: it settles every third card)."""
+        key = (posts, call, second_gap)
+        loss = self._worst.get(key)
+        if loss is None:
+            loss = self._worst[key] = worst_loss(self.rules, posts, call, second_gap=second_gap)
+        return loss
 
     @property
     def num_players(self) -> int:

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
+from itertools import compress
 
 from aceydeucey.cards import Card, deck
 from aceydeucey.core.errors import ArgumentError
@@ -105,13 +106,12 @@ class Shoe:
     def distribution(self) -> Distribution:
         """Chance's next card: each card in the stock weighted by its copies (reduced)."""
         if not self._dist:
-            pairs = [(c, k) for c, k in zip(CARDS, self.counts, strict=True) if k]
-            g = math.gcd(*(k for _, k in pairs)) or 1
-            self._dist.append(
-                Distribution(
-                    tuple(c for c, _ in pairs), tuple(k // g for _, k in pairs), self.left // g
-                )
-            )
+            weights = tuple(filter(None, self.counts))
+            total = self.left
+            g = math.gcd(*weights)
+            if g > 1:
+                weights, total = tuple(k // g for k in weights), total // g
+            self._dist.append(Distribution(tuple(compress(CARDS, self.counts)), weights, total))
         return self._dist[0]
 
     def outcomes(self) -> list[tuple[Action, Fraction]]:

@@ -11,7 +11,6 @@ banking); ``reasons`` says why an action is not legal.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -21,7 +20,7 @@ from aceydeucey.cards import Card
 from aceydeucey.core.errors import ActionSyntaxError, IllegalActionError
 from aceydeucey.core.game import CHANCE, TERMINAL, Action, Distribution, State
 from aceydeucey.inbetween import house, lifecycle, reasons, turns
-from aceydeucey.inbetween.actions import Decision
+from aceydeucey.inbetween.actions import Decision, decision
 from aceydeucey.inbetween.events import Event, event_dict
 from aceydeucey.inbetween.phases import CHANCE_PHASES, PUBLIC_PHASE, Phase, PublicPhase
 from aceydeucey.inbetween.rules import Rules
@@ -114,14 +113,20 @@ class InBetweenState(State):
         return super().legal_actions()
 
     def player_actions(self) -> Sequence[Action]:
+        memo = self.__dict__.get("_memo")
+        if memo is None:
+            memo = self.__dict__["_memo"] = tuple(self._player_actions())
+        return list(memo)
+
+    def _player_actions(self) -> list[Decision]:
         phase = self.phase
         if phase == "ace":
-            return [Decision("ace high"), Decision("ace low")]
+            return [decision("ace high"), decision("ace low")]
         if phase == "declare":
-            return [Decision("aces high"), Decision("aces low")]
+            return [decision("aces high"), decision("aces low")]
         if phase == "raise":
             top = self.raise_top()
-            return [Decision("stay"), *(Decision("raise", n) for n in range(1, top + 1))]
+            return [decision("stay"), *(decision("raise", n) for n in range(1, top + 1))]
         if phase != "decide":
             return []
         seat = self.order[self.turn]
@@ -129,14 +134,14 @@ class InBetweenState(State):
         limits = {call: self.limits(call) for call in self.calls()}
         forced = self.gap == 2 and any(v is not None for v in limits.values())
         if not forced:
-            actions.append(Decision("pass"))
+            actions.append(decision("pass"))
         for call, span in limits.items():
             if span is None:
                 continue
             word = "bet" if call == "between" else call
-            actions.extend(Decision(word, n) for n in range(span[0], span[1] + 1))
+            actions.extend(decision(word, n) for n in range(span[0], span[1] + 1))
         if self.can_split(seat):
-            actions.append(Decision("split"))
+            actions.append(decision("split"))
         return actions
 
     def explain_illegal(self, action: Action) -> str:
@@ -153,8 +158,13 @@ class InBetweenState(State):
         elif self.phase in CHANCE_PHASES:
             if not (isinstance(action, Card) and self._stock().has(action)):
                 raise self.illegal_error(action)
-        elif action not in self.player_actions():
-            raise self.illegal_error(action)
+        else:
+            memo = self.__dict__.get("_memo")
+            if memo is None:
+                self.player_actions()
+                memo = self.__dict__["_memo"]
+            if action not in memo:
+                raise self.illegal_error(action)
 
     def parse_action(self, text: str) -> Action:
         """Text to a legal action; unknown words list what is legal now."""
@@ -172,7 +182,7 @@ class InBetweenState(State):
         return action
 
     def _apply(self, action: Action) -> InBetweenState:
-        fresh = dataclasses.replace(self, event=(), after=())
+        fresh = self._copy(event=(), after=())
         if isinstance(action, Card):
             return _DEALS[self.phase](fresh, action)
         assert isinstance(action, Decision)
@@ -300,15 +310,18 @@ class InBetweenState(State):
 
     def limits(self, call: Call) -> tuple[int, int] | None:
         seat = self.order[self.turn]
+        ranks = self.ranks()
+        second = self.gap == 2
         return stake_limits(
             self.rules,
-            self.ranks(),
+            ranks,
             call,
             chips=self.chips[seat],
             pot=self.pot,
             round_number=self.round,
-            second_gap=self.gap == 2,
+            second_gap=second,
             ante_cap=self.rules.ante_back and not self.won[seat],
+            loss=self.game.worst_loss(ranks, call, second),
         )
 
     def can_split(self, seat: int) -> bool:
@@ -331,7 +344,20 @@ class InBetweenState(State):
         if ev and self.event:
             del changes["event"]
             changes["after"] = (*self.after, ev)
-        return dataclasses.replace(self, **changes)
+        return self._copy(**changes)
+
+    def _copy(self, **changes: Any) -> InBetweenState:
+        """A copy with ``changes`` (field names only), without the per-field ``__init__``.
+
+        The state is frozen for its users; this copies its field dictionary in one step
+        (the cost that dominated a transition) and drops the memo of its legal actions.
+        """
+        new = _new(InBetweenState)
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        fields.update(changes)
+        fields.pop("_memo", None)
+        return new
 
     def move(self, seat: int, delta: int, kind: str, **extra: Any) -> InBetweenState:
         """Move ``delta`` chips from the pot to ``seat`` (negative: into the pot)."""
@@ -343,6 +369,9 @@ class InBetweenState(State):
             pot=self.pot - delta,
             event=event(kind, seat=seat, delta=delta, pot=self.pot - delta, **extra),
         )
+
+
+_new = object.__new__
 
 
 def put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
