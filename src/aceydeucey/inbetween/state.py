@@ -350,13 +350,14 @@ class InBetweenState(State):
         """A copy with ``changes`` (field names only), without the per-field ``__init__``.
 
         The state is frozen for its users; this copies its field dictionary in one step
-        (the cost that dominated a transition) and drops the memo of its legal actions.
+        (the cost that dominated a transition) and drops its memos (legal actions, view).
         """
         new = _new(InBetweenState)
         fields = new.__dict__
         fields.update(self.__dict__)
         fields.update(changes)
         fields.pop("_memo", None)
+        fields.pop("_view", None)
         return new
 
     def move(self, seat: int, delta: int, kind: str, **extra: Any) -> InBetweenState:

@@ -28,39 +28,40 @@ __all__ = ["observe", "render"]
 
 def observe(state: InBetweenState, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of ``seat`` (keys in the module docstring)."""
+    public = state.__dict__.get("_view")
+    if public is None:  # the seat-independent fields, built once per state
+        public = state.__dict__["_view"] = _public(state)
+    obs = {k: v.copy() if type(v) is list else v for k, v in public.items()}
+    actor = obs["to_act"]
     rules = state.rules
-    house = rules.banking == "house"
-    actor = state.to_act
-    show_posts = state.revealed or actor == seat
-    posts = [str(c) for c in state.posts] if show_posts else []
-    if house and state.phase in ("raise", "house-third", "common"):
-        posts = [str(c) for c in state.posts]
+    if actor == seat and not state.revealed:
+        obs["posts"] = [str(c) for c in state.posts]
     own: list[str] = []
-    hidden: list[str] = []
     if seat is None:
         pass
     elif rules.hidden and state.hands and state.hands[seat]:
         own = [str(c) for c in state.hands[seat]]
         if seat not in state.shown:
-            hidden = list(own)
+            obs["hidden_hand"] = list(own)
     elif state.first and state.first[seat] is not None:
         own = [str(state.first[seat])]
     if seat is not None and actor == seat and not rules.hidden and state.phase != "over":
         own = [str(c) for c in state.posts] or own
+    obs["hand"] = own
+    if state.revealed or seat == actor:  # a face-down hand's limits would tell if it is a pair
+        limits = _limits(state)
+        if limits is not None:
+            obs["min_stake"], obs["max_stake"] = limits
+    return obs
+
+
+def _public(state: InBetweenState) -> dict[str, Any]:
+    rules = state.rules
+    house = rules.banking == "house"
+    posts = [str(c) for c in state.posts] if state.revealed else []
     first_cards = [str(c) if c is not None else None for c in state.first] or [None] * len(
         state.chips
     )
-    limits = None
-    if not (state.revealed or seat == actor):
-        pass  # limits of a face-down hand would tell whether it is a pair
-    elif state.phase == "decide":
-        spans = [s for s in (state.limits(c) for c in state.calls()) if s is not None]
-        if spans:
-            limits = (min(s[0] for s in spans), max(s[1] for s in spans))
-    elif state.phase == "raise":
-        limits = (1, state.raise_top())
-        if limits[1] < 1:
-            limits = None
     return {
         "step": state.phase,
         "round": state.round,
@@ -71,20 +72,33 @@ def observe(state: InBetweenState, seat: int | None) -> dict[str, Any]:
         "chips": list(state.chips),
         "bank": state.bank if house else None,
         "bets": list(state.bets) if house else None,
-        "to_act": actor,
+        "to_act": state.to_act,
         "posts": posts,
         "gap": state.gap if rules.three_posts else None,
-        "hand": own,
-        "hidden_hand": hidden,
+        "hand": [],
+        "hidden_hand": [],
         "first_cards": first_cards,
         "seen": [str(c) for c in state.seen],
         "decks": rules.decks,
         "ace_low": state.ace_low,
         "aces_low": state.aces_low,
         "won_bet": list(state.won),
-        "min_stake": limits[0] if limits else None,
-        "max_stake": limits[1] if limits else None,
+        "min_stake": None,
+        "max_stake": None,
     }
+
+
+def _limits(state: InBetweenState) -> tuple[int, int] | None:
+    """The smallest and largest stake open to the seat to act (any call), or None."""
+    if state.phase == "decide":
+        spans = [s for s in (state.limits(c) for c in state.calls()) if s is not None]
+        if spans:
+            return (min(s[0] for s in spans), max(s[1] for s in spans))
+    elif state.phase == "raise":
+        top = state.raise_top()
+        if top >= 1:
+            return (1, top)
+    return None
 
 
 def render(state: InBetweenState) -> str:
