@@ -52,7 +52,9 @@ def test_a_redeal_turns_the_hand_up_and_deals_the_new_posts_face_down() -> None:
     redeal = [e for e in (event, *event.get("after", [])) if e["kind"] == "redeal"]
     assert redeal and redeal[0]["posts"] == ["5C", "6D"]
     assert state.observation(0)["seen"] == ["5C", "6D"]  # turned up, for everyone
-    state = play(state, "KC", "3S")  # the new posts, face down
+    state = play(state, "KC")  # the new posts, face down
+    assert state.event_view() == {"kind": "post", "seat": 1, "face_down": True}
+    state = play(state, "3S")
     for viewer in (0, None):
         obs = state.observation(viewer)
         assert not {"KC", "3S"} & _cards(obs), obs

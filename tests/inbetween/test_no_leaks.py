@@ -2,7 +2,8 @@
 not know, nor a field derived from one.
 
 The test keeps its own account of who may know each card, from the rules alone: a card
-dealt face up is public; a card dealt to a face-down hand (``hidden``) is known to that seat
+dealt face up is public; a card dealt to a face-down hand (``hidden``: the events ``hand``,
+and ``post`` with ``face_down`` after a redeal) is known to that seat
 until the hand is turned up (a bet, a split, or a pairs/adjacent rule applied to it), when
 it becomes public; a card set aside by a pass is nobody's until it is placed as a post.
 Every card string anywhere in the JSON of ``observation(viewer)`` must be one the viewer
@@ -97,7 +98,7 @@ def play_and_check(rules: Rules, seed: int) -> None:
         if state.is_chance_node():
             card = str(action)
             kind = events[0]["kind"]
-            if kind == "hand":
+            if kind == "hand" or (kind == "post" and events[0].get("face_down")):
                 private[events[0]["seat"]].append(card)
             elif kind == "set-aside":
                 aside.append(card)

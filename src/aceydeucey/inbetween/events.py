@@ -4,8 +4,9 @@ A state holds the event of the transition that led to it as a hashable tuple of
 ``(field, value)`` pairs (lists become tuples), and what followed automatically in the
 same transition (the next player's turn, a refilled pot, the next round's antes, the end)
 as a tuple of further events: ``event_view()`` shows them under ``"after"``, in order.
-A field whose value is a catalog message (the end's ``reason``) is a ``Message``, shown as
-``{"code", "params"}`` so that front ends render it in their language.
+A card dealt face down names no card (``hand``; ``post`` with ``face_down`` after a redeal
+of a hidden hand).  A field whose value is a catalog message (the end's ``reason``) is a
+``Message``, shown as ``{"code", "params"}`` so that front ends render it in their language.
 """
 
 from __future__ import annotations

@@ -67,7 +67,7 @@ def deal_post(s: InBetweenState, card: Card) -> InBetweenState:
     if not s.revealed:
         hands = _put(s.hands, seat, (*s.hands[seat], card))
         s = s.take(card, face_up=False).evolve(
-            posts=(*s.posts, card), hands=hands, event=event("hand", seat=seat)
+            posts=(*s.posts, card), hands=hands, event=event("post", seat=seat, face_down=True)
         )
         return after_post(s)
     s = s.take(card).evolve(posts=(*s.posts, card), event=event("post", seat=seat, card=str(card)))
