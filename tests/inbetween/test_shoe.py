@@ -64,3 +64,17 @@ def test_the_state_deals_from_its_shoe() -> None:
     third = play(state, "bet 1")
     assert third.chance_distribution() == third.shoe.distribution()
     assert [a for a, _ in third.chance_outcomes()] == list(third.legal_actions())
+
+
+@settings(max_examples=40, deadline=None)
+@given(decks=st.integers(1, 2), data=st.data())
+def test_a_viewer_shoe_agrees_with_the_odds_count_of_unseen_ranks(
+    decks: int, data: st.DataObject
+) -> None:
+    from aceydeucey.inbetween.odds import unseen_ranks
+
+    pool = list(deck(decks))
+    picked = data.draw(st.lists(st.sampled_from(range(len(pool))), unique=True, max_size=30))
+    seen = [pool[i] for i in picked]
+    counts = Shoe.from_seen(decks, seen).rank_counts()
+    assert counts == {r: k for r, k in unseen_ranks(decks, seen).items() if k}
