@@ -13,7 +13,7 @@ from aceydeucey.core import Seeded, Table
 from aceydeucey.core.errors import ArgumentError
 from aceydeucey.core.game import ENVELOPE_KEYS
 from aceydeucey.inbetween.bots import RandomBot
-from aceydeucey.inbetween.game import InBetweenState, PublicPhase
+from aceydeucey.inbetween.game import InBetweenState, PublicPhase, players_range
 from aceydeucey.inbetween.rules import PRESET_NAMES
 from aceydeucey.locale import render_error
 from tests.inbetween.inbetween_helpers import new, play
@@ -118,7 +118,9 @@ def test_game_info_states_the_accounting_truly(preset: str) -> None:
     info = game.info
     house = preset == "red-dog"
     assert info.game_id == "inbetween" and info.num_players == game.num_players
-    assert info.min_players == (1 if house else 2) and info.max_players == 10
+    assert (info.min_players, info.max_players) == players_range(game.rules)
+    assert info.min_players == (1 if house else 2) and info.max_players in (8, 10)
+    assert info.min_players <= game.num_players <= info.max_players
     assert info.zero_sum is (not house) and info.chance is True
     assert info.hidden_information is False
     for final in (_states(preset, 5)[-1], _states(preset, 6)[-1]):

@@ -41,6 +41,7 @@ from aceydeucey.cards import Card
 from aceydeucey.core.errors import ActionSyntaxError
 from aceydeucey.core.game import Action, Game, GameInfo
 from aceydeucey.inbetween import lifecycle
+from aceydeucey.inbetween import rules as rules_module
 from aceydeucey.inbetween.actions import Decision
 from aceydeucey.inbetween.phases import CHANCE_PHASES, PUBLIC_PHASE, Phase, PublicPhase
 from aceydeucey.inbetween.rules import Rules
@@ -91,6 +92,7 @@ class InBetweenGame(Game):
         house = rules.banking == "house"
         n = rules.players
         start = rules.starting_chips
+        fewest, most = players_range(rules)
         debts = rules.allows_debt and not house  # Red Dog's bets are paid up front
         low = None if debts else Fraction(-start)
         if house:
@@ -100,8 +102,8 @@ class InBetweenGame(Game):
         return GameInfo(
             game_id=self.game_id,
             num_players=n,
-            min_players=1 if house else 2,
-            max_players=int(Rules.option_help()["players"]["max"]),
+            min_players=fewest,
+            max_players=most,
             zero_sum=not house,
             hidden_information=rules.hidden,
             chance=True,
@@ -119,6 +121,17 @@ class InBetweenGame(Game):
             except ActionSyntaxError:
                 pass
         return Decision.from_text(t)
+
+
+def players_range(rules: Rules) -> tuple[int, int]:
+    """The table sizes these rules allow: the option's range, narrowed by the preset's source
+    where it states one (``rules.PRESET_PLAYERS``), and at least 2 without the house."""
+    low = 1 if rules.banking == "house" else 2
+    top = int(Rules.option_help()["players"]["max"])
+    stated = getattr(rules_module, "PRESET_PLAYERS", {}).get(rules.preset)
+    if stated is not None:
+        low, top = max(low, stated[0]), min(top, stated[1])
+    return low, top
 
 
 def _max_length(rules: Rules) -> int | None:
