@@ -7,16 +7,19 @@ from fractions import Fraction
 from typing import get_args
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from aceydeucey import load_game
 from aceydeucey.core import Seeded, Table
 from aceydeucey.core.errors import ArgumentError
 from aceydeucey.core.game import ENVELOPE_KEYS
 from aceydeucey.inbetween.bots import RandomBot
-from aceydeucey.inbetween.game import InBetweenState, PublicPhase, players_range
-from aceydeucey.inbetween.rules import PRESET_NAMES
+from aceydeucey.inbetween.game import InBetweenGame, InBetweenState, PublicPhase, players_range
+from aceydeucey.inbetween.rules import PRESET_NAMES, Rules
 from aceydeucey.locale import render_error
 from tests.inbetween.inbetween_helpers import new, play
+from tests.inbetween.test_properties import rule_sets
 
 
 def _states(preset: str, seed: int) -> list[InBetweenState]:
@@ -142,3 +145,20 @@ def test_game_info_follows_the_options() -> None:
     assert guide.min_return == Fraction(-100) and guide.max_return == Fraction(200)
     assert load_game("inbetween", preset="sheets").info.max_length is None  # redeals
     assert load_game("inbetween", preset="red-dog").info.zero_sum is False
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=rule_sets(), seed=st.integers(0, 10_000))
+def test_game_info_bounds_hold_over_random_rules(rules: Rules, seed: int) -> None:
+    game = InBetweenGame(rules)
+    info = game.info
+    table = Table(game, [RandomBot(seed + i) for i in range(rules.players)], chance=Seeded(seed))
+    record = table.play(max_steps=20_000)
+    assert table.state.is_terminal()
+    returns = table.state.returns()
+    if info.zero_sum:
+        assert sum(returns) == 0
+    assert info.min_return is None or min(returns) >= info.min_return
+    assert info.max_return is None or max(returns) <= info.max_return
+    assert info.max_length is None or len(record.actions) <= info.max_length
+    assert info.hidden_information is rules.hidden
