@@ -1,9 +1,14 @@
-"""In-Between speed: whole sessions through the contract API, and exact odds.
+"""In-Between speed: the engine's hands per second, whole sessions, and exact odds.
 
-Prints, for each preset, sessions per second and actions per second with random
-bots and with the exact expected-value bot (both driven by the core ``Table``,
-chance from ``Seeded``), and how many exact post-odds queries per second
-``inbetween.odds.post_odds`` answers.  There is no peer engine to compare with.
+Prints, for each preset, the engine's hands per second (a plain loop through the
+contract: a uniform random legal decision, chance from ``Seeded``; a hand is one
+player's turn settled: a third card, a pass, a pair or neighbours rule, Red Dog's
+common hand; CPU time, so that a busy machine reads the same), then sessions and
+actions per second with random bots and with the exact expected-value bot (both
+driven by the core ``Table``, which builds an observation for every decision), and
+how many exact post-odds queries per second ``inbetween.odds.post_odds`` answers.
+There is no peer engine to compare with.  Issue 7's baseline: about 1,000 hands/s
+on the guide before the state was split and the shoe carried its counts (3x asked).
 """
 
 from __future__ import annotations
@@ -18,6 +23,33 @@ from aceydeucey.inbetween.bots import BOTS
 from aceydeucey.inbetween.odds import post_odds
 
 SECONDS = 3.0
+#: Events that close a hand (``hands``).
+HAND_ENDS = frozenset(("settle", "pass", "adjacent-loss", "push", "pair-win", "house-takes"))
+
+
+def hands(preset: str, seconds: float = 2.0) -> tuple[float, float]:
+    """(hands/s, actions/s) of the bare engine on ``preset``, in CPU time."""
+    game = aceydeucey.load_game("inbetween", preset=preset)
+    rng = random.Random(0)
+    start = time.process_time()
+    played = count = actions = 0
+    while time.process_time() - start < seconds:
+        chance = Seeded(played)
+        played += 1
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                action = chance.choose(state)
+            else:
+                action = rng.choice(list(state.legal_actions()))
+            state = state.apply(action)
+            actions += 1
+            event = state.event_view()
+            if event is not None:
+                count += event["kind"] in HAND_ENDS
+                count += sum(e["kind"] in HAND_ENDS for e in event.get("after", ()))
+    elapsed = time.process_time() - start
+    return count / elapsed, actions / elapsed
 
 
 def sessions(preset: str, bot: str) -> tuple[float, float, int]:
@@ -48,7 +80,11 @@ def odds_queries() -> float:
 
 
 def main() -> None:
-    for preset in ("guide", "banker", "sheets", "red-dog", "three-posts"):
+    presets = ("guide", "banker", "sheets", "red-dog", "three-posts")
+    for preset in presets:
+        per_s, acts = hands(preset)
+        print(f"inbetween {preset} engine: {per_s:,.0f} hands/s, {acts:,.0f} actions/s (CPU time)")
+    for preset in presets:
         for bot in ("random", "ev"):
             per_s, acts, n = sessions(preset, bot)
             print(

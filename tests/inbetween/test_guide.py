@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 
 from aceydeucey.core.game import CHANCE, TERMINAL
+from aceydeucey.locale import render_error
 from tests.inbetween.inbetween_helpers import new, play
 
 # First cards for seats 2..9 and 0 that stay clear of the example's posts and third cards.
@@ -154,7 +155,9 @@ def test_session_ends_after_three_complete_rounds_and_ties_share_victory() -> No
     assert state.returns() == (Fraction(0), Fraction(0))
     assert state.winners() == (0, 1)
     obs = state.observation(0)
-    assert obs["winners"] == [0, 1] and obs["returns"] == ["0", "0"]
+    assert obs["outcome"]["winners"] == [0, 1] and obs["outcome"]["returns"] == ["0", "0"]
+    assert obs["outcome"]["termination"] == "session.rounds_played"
+    assert obs["outcome"]["params"] == {"count": 3}
 
 
 def test_unpayable_ante_ends_the_session_before_new_contributions() -> None:
@@ -164,7 +167,9 @@ def test_unpayable_ante_ends_the_session_before_new_contributions() -> None:
     assert state.chips == (2, 0) and state.pot == 6
     state = play(state, "2C", "3D", "AD", "pass", "4H", "pass")
     assert state.is_terminal()
-    assert "cannot pay the ante" in state.ended
+    assert state.termination() == ("session.cannot_ante", {"seat": 1, "ante": 1})
+    assert render_error(*state.termination()) == "seat 1 cannot pay the ante of 1"
+    assert render_error(*state.termination(), "pt") == "o lugar 1 não pode pagar o ante de 1"
     assert state.pot == 6 and state.chips == (2, 0)  # nobody paid the third ante
     assert state.returns() == (Fraction(5 - 4), Fraction(3 - 4))
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from aceydeucey import Seeded, Table
 from aceydeucey.cards import Card, deck
+from aceydeucey.core.errors import ArgumentError
 from aceydeucey.inbetween.bots import BOTS, ExpectedValueBot, RandomBot
 from aceydeucey.inbetween.game import InBetweenGame, InBetweenState
 from aceydeucey.inbetween.odds import action_values, post_odds
@@ -116,7 +117,7 @@ def test_pair_call_odds() -> None:
 
 def test_action_values_are_stake_times_expected_multiple() -> None:
     state = play(new(players=2), "2C", "5C", "AD")
-    values = action_values(state.observation(1))
+    values = action_values(state.observation(1), state.rules)
     # Unseen: 49 cards; 3..K inside (44), 2 and A posts (6 left: 3 twos, 3 aces)... minus 5C.
     left = 49
     inside = 11 * 4 - 1  # the 5C is seen
@@ -129,28 +130,36 @@ def test_action_values_are_stake_times_expected_multiple() -> None:
 
 def test_ev_bot_bets_the_cap_on_a_good_spread_and_passes_a_bad_one() -> None:
     good = play(new(players=2), "2C", "5C", "AD")
-    assert ExpectedValueBot().act(good.observation(1)) == "bet 2"
+    assert seated_ev(good).act(good.observation(1)) == "bet 2"
     bad = play(new(players=2), "7C", "5C", "9D")
-    assert ExpectedValueBot().act(bad.observation(1)) == "pass"
+    assert seated_ev(bad).act(bad.observation(1)) == "pass"
 
 
 def test_ev_bot_reads_only_the_json_observation() -> None:
     state = play(new(players=3), "2C", "5C", "9C", "KD")
     obs = json.loads(json.dumps(state.observation(1)))
-    assert ExpectedValueBot().act(obs) == ExpectedValueBot().act(state.observation(1))
+    assert seated_ev(state).act(obs) == seated_ev(state).act(state.observation(1))
+
+
+def test_ev_bot_learns_the_rules_when_seated_not_from_observations() -> None:
+    state = play(new(players=3), "2C", "5C", "9C", "KD")
+    assert "rules" not in state.observation(1)
+    with pytest.raises(ArgumentError) as info:
+        ExpectedValueBot().act(state.observation(1))
+    assert info.value.code == "bot.not_seated"
 
 
 def test_ev_bot_calls_a_first_ace_the_better_way() -> None:
     state = play(new(players=2, aces="first-card"), "AC", "5C")
-    values = ExpectedValueBot().values(state.observation(1))
+    values = seated_ev(state).values(state.observation(1))
     assert values["ace low"] > values["ace high"]  # a low ace leaves room above it
-    assert ExpectedValueBot().act(state.observation(1)) == "ace low"
+    assert seated_ev(state).act(state.observation(1)) == "ace low"
 
 
 def test_ev_bot_ties_go_to_the_smaller_stake() -> None:
     # Pot 2: stakes are 0-worth only when the expected multiple is 0: then pass.
     state = play(new(preset="red-dog", players=1), "4C", "9D")
-    bot = ExpectedValueBot()
+    bot = seated_ev(state)
     values = bot.values(state.observation(0))
     best = max(values.values())
     chosen = bot.act(state.observation(0))
@@ -206,7 +215,7 @@ def test_action_values_match_the_engines_own_outcomes(preset: str, seed: int, de
         state = table.state
         assert isinstance(state, InBetweenState)
         if state.phase == "decide":
-            values = action_values(state.observation(state.to_act or 0))
+            values = action_values(state.observation(state.to_act or 0), state.rules)
             for text, value in values.items():
                 if text.split()[0] in ("bet", "higher", "lower"):
                     assert value == _engine_value(state, text), text
@@ -224,5 +233,12 @@ def test_action_values_after_the_deck_ran_out_match_the_engine() -> None:
         state = play(state, c[0], c[1], c[2], c[3], "pass", c[4], "pass", c[5], "pass")
     state = play(state, *cards[48:52])
     assert state.phase == "decide"
-    values = action_values(state.observation(state.to_act or 0))
+    values = action_values(state.observation(state.to_act or 0), state.rules)
     assert values["bet 1"] == _engine_value(state, "bet 1")
+
+
+def seated_ev(state: InBetweenState, seat: int = 0) -> ExpectedValueBot:
+    """An EV bot seated at ``state``'s game (it learns the rules there)."""
+    bot = ExpectedValueBot()
+    bot.seated(state.game, seat)
+    return bot

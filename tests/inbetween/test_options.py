@@ -258,7 +258,7 @@ def test_twice_through_ends_after_the_second_run_out() -> None:
     table.play()
     final = table.state
     assert final.is_terminal()
-    assert final.ended == "the deck ran out for the second time"  # type: ignore[attr-defined]
+    assert final.termination() == ("session.deck_out_twice", {})  # type: ignore[attr-defined]
     assert final.deck_outs == 2  # type: ignore[attr-defined]
     assert 104 // 6 <= final.round <= 104 // 6 + 1  # type: ignore[attr-defined]
 

@@ -65,3 +65,25 @@ def test_the_deal_passes_left_and_the_rounds_limit_ends_it() -> None:
     assert state.dealer == 1 and state.to_act == 0
     state = play(state, "2C", "9D", "pass", "2D", "9H", "pass")
     assert state.is_terminal() and state.round == 2
+
+
+def test_a_pool_emptied_by_a_push_is_refilled() -> None:
+    # Issue 8: with pushes, the pool of 2 pays 1 back twice and reaches 0; everyone antes again.
+    for rule, cards in (
+        ({"adjacent": "push"}, ("5C", "6D", "8C", "9D")),
+        ({"pairs": "push"}, ("5C", "5D", "8C", "8D")),
+    ):
+        state = play(new(preset="sheets", players=2, **rule), *cards)
+        assert state.pot == 2 and state.chips == (99, 99), rule
+        assert state.round == 2 and not state.is_terminal()
+        event = state.event_view()
+        assert event is not None
+        kinds = [e["kind"] for e in (event, *event.get("after", []))]
+        assert kinds[:3] == ["post", "push", "replenish"]
+        assert any(str(a).startswith("bet") for a in play(state, "2C", "KD").legal_actions())
+
+
+def test_a_push_does_not_end_a_session_whose_empty_pot_rule_is_end() -> None:
+    # Only a bet that empties the pot ends the guide's session; the next antes refill it.
+    state = play(new(players=2, adjacent="push"), "5C", "8C", "6D", "9D")
+    assert state.pot == 2 and state.round == 2 and not state.is_terminal()

@@ -196,7 +196,7 @@ def test_action_values_match_the_engines_outcomes(
     state = play(new(**{"players": 2, **options}), *cards)
     seat = state.to_act
     assert seat is not None and not state.is_chance_node()
-    values = action_values(state.observation(seat))
+    values = action_values(state.observation(seat), state.rules)
     for text, value in values.items():
         if text.startswith(("bet", "pass")):
             assert value == engine_value(state, text), text
@@ -226,7 +226,7 @@ def test_action_values_stay_exact_through_random_games(options: dict[str, object
             if state.phase == "decide":
                 seat = state.to_act
                 assert seat is not None
-                values = action_values(state.observation(seat))
+                values = action_values(state.observation(seat), state.rules)
                 for text in [t for t in values if t.split()[0] in ("bet", "higher", "lower")][-1:]:
                     assert values[text] == engine_value(state, text), text
                     checked += 1

@@ -207,8 +207,9 @@ def play_inbetween(
         console.print(t(_DOMAIN, "ui.quit", lang), style="yellow")
     else:
         obs = final.observation(0)
-        returns = obs.get("returns") or [str(r) for r in final.returns()]
-        winners = obs.get("winners") or []
+        outcome = obs.get("outcome") or {}
+        returns = outcome.get("returns") or [str(r) for r in final.returns()]
+        winners = outcome.get("winners") or []
         start = rules.starting_chips if rules.banking == "shared" else None
         chips = obs.get("chips") or []
         console.print(final_view(returns, winners, names, chips, lang, starting_chips=start))

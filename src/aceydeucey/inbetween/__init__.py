@@ -6,7 +6,9 @@
 (3, (99, 99, 99))
 
 Modules: ``rules`` (options and presets), ``settle`` (what a third card pays), ``game`` (the
-state machine), ``odds`` (exact chances and decision values), ``bots`` (random and ev).
+game and its state machine: ``state``, ``shoe``, ``events``, ``phases``, ``lifecycle``,
+``turns``, ``house``, ``reasons``), ``odds`` (exact chances and decision values), ``bots``
+(random and ev).
 """
 
 from aceydeucey.inbetween.bots import BOTS, ExpectedValueBot, RandomBot

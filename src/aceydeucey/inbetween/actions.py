@@ -16,12 +16,15 @@ Decision.from_text('bet 5')
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass
 
 from aceydeucey.core.errors import ActionSyntaxError
 
-__all__ = ["Decision"]
+__all__ = ["Decision", "decision"]
 
+_AMOUNT = re.compile(r"-?[0-9]+")
 _WORDS_WITH_AMOUNT = ("bet", "higher", "lower", "raise")
 _WORDS_ALONE = ("pass", "stay", "split", "ace low", "ace high", "aces low", "aces high")
 
@@ -39,22 +42,25 @@ class Decision:
         words = text.strip().lower().split()
         joined = " ".join(words)
         if joined in _WORDS_ALONE:
-            return cls(joined)
+            return decision(joined)
         if len(words) == 2 and words[0] in _WORDS_WITH_AMOUNT:
-            if not words[1].isdigit():
+            if not _AMOUNT.fullmatch(words[1]):
                 raise ActionSyntaxError(
-                    f"{text!r}: the amount of {words[0]!r} must be a whole number of chips"
+                    "decision.amount_not_whole", text=text.strip(), word=words[0]
                 )
-            return cls(words[0], int(words[1]))
+            return decision(words[0], int(words[1]))  # "bet -1" parses: the game says "at least 1"
         if len(words) == 1 and words[0] in _WORDS_WITH_AMOUNT:
-            raise ActionSyntaxError(f"{text!r}: say how many chips, e.g. '{words[0]} 2'")
-        raise ActionSyntaxError(
-            f"{text!r} is not an In-Between action; write a card (4C), pass, bet N, "
-            "higher N, lower N, split, ace low, ace high, aces low, aces high, stay or raise N"
-        )
+            raise ActionSyntaxError("decision.amount_missing", text=text.strip(), word=words[0])
+        raise ActionSyntaxError("decision.unknown", text=text.strip())
 
     def __str__(self) -> str:
         return self.word if self.amount is None else f"{self.word} {self.amount}"
 
     def __repr__(self) -> str:
         return f"Decision.from_text({str(self)!r})"
+
+
+@functools.lru_cache(maxsize=4096)
+def decision(word: str, amount: int | None = None) -> Decision:
+    """The shared ``Decision`` for ``word`` and ``amount`` (decisions are values: one each)."""
+    return Decision(word, amount)

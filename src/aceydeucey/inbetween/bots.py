@@ -1,4 +1,4 @@
-"""In-Between bots: each reads only its observation and returns an action's text.
+"""In-Between bots: each reads only its observation (and the rules, learnt when seated).
 
 ``BOTS`` maps the names the front ends use to the classes:
 
@@ -13,7 +13,10 @@ from fractions import Fraction
 from typing import Any
 
 from aceydeucey.core.agents import RandomAgent
+from aceydeucey.core.errors import ArgumentError
+from aceydeucey.core.game import Game
 from aceydeucey.inbetween.odds import action_values
+from aceydeucey.inbetween.rules import Rules
 
 __all__ = ["BOTS", "ExpectedValueBot", "RandomBot"]
 
@@ -29,10 +32,18 @@ class ExpectedValueBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed  # unused: the bot is deterministic; accepted for a uniform signature
+        self.rules: Rules | None = None
+
+    def seated(self, game: Game, seat: int) -> None:
+        """Learn the resolved rules once (observations do not carry them)."""
+        assert isinstance(game.rules, Rules)
+        self.rules = game.rules
 
     def values(self, observation: dict[str, Any]) -> dict[str, Fraction]:
         """Each legal action's expected chips (see ``odds.action_values``)."""
-        return action_values(observation)
+        if self.rules is None:
+            raise ArgumentError("bot.not_seated", bot=self.name)
+        return action_values(observation, self.rules)
 
     def act(self, observation: dict[str, Any]) -> str:
         values = self.values(observation)

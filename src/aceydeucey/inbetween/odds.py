@@ -147,8 +147,8 @@ def _default_rules() -> Rules:
     return Rules.resolve()
 
 
-def action_values(observation: Mapping[str, Any]) -> dict[str, Fraction]:
-    """The exact expected chips of each legal action, from an observation alone.
+def action_values(observation: Mapping[str, Any], rules: Rules) -> dict[str, Fraction]:
+    """The exact expected chips of each legal action, from an observation and the rules.
 
     The unseen cards are every card less ``seen`` and the seat's own face-down
     cards (``hidden_hand``); when none are left, the used cards less those on the table
@@ -165,7 +165,6 @@ def action_values(observation: Mapping[str, Any]) -> dict[str, Fraction]:
     legal: list[str] = list(observation["legal_actions"])
     if not legal:
         return {}
-    rules = _rules(observation["rules"])
     seat = int(observation["seat"])
     seen = [Card.from_text(c) for c in observation["seen"]]
     hidden_own = [Card.from_text(c) for c in observation.get("hidden_hand", [])]
@@ -260,14 +259,3 @@ def trips_chance(pair: int, left: Mapping[int, int]) -> Fraction:
     """Red Dog: the chance that a third card matches ``pair``."""
     total = sum(left.values())
     return Fraction(left.get(pair, 0), total)
-
-
-def _rules(data: Mapping[str, Any]) -> Rules:
-    """The rules of an observation (cached: bots read the same dict many times)."""
-    key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in data.items()))
-    return _rules_from_key(key)
-
-
-@functools.lru_cache(maxsize=64)
-def _rules_from_key(key: tuple[tuple[str, Any], ...]) -> Rules:
-    return Rules.from_dict(dict(key))

@@ -344,6 +344,8 @@ class InBetweenRules(RulesBase):
                 bad("three_posts=True needs ante >= 1 (the second bet is at least the ante)")
         if len(self.spread_pays) != 4 or any(p < 1 for p in self.spread_pays):
             bad(f"option 'spread_pays' must be 4 positive odds, not {self.spread_pays!r}")
+        if self.hidden and self.aces == "first-card":
+            bad("hidden=True and aces='first-card' cannot be combined (a called ace is shown)")
         if self.reshuffle != "round" and self.hidden:
             bad(f"reshuffle={self.reshuffle!r} and hidden=True cannot be combined")
         if self.post_fee and house:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from aceydeucey.cards import Card
+from aceydeucey.core.errors import ArgumentError
 from aceydeucey.inbetween.rules import Rules
 
 __all__ = [
@@ -102,7 +103,7 @@ def settle(
             return Settlement("win", 1) if third < pair else Settlement("lose", -1)
         return Settlement("outside", -1)
     if call != "between":
-        raise ValueError(f"call {call!r} needs a pair of posts, not {posts}")
+        raise ArgumentError("settle.call_needs_pair", call=call, posts=list(posts))
     if low < third < high:
         if rules.banking == "house":
             gap = high - low - 1
@@ -143,6 +144,7 @@ def stake_limits(
     round_number: int,
     second_gap: bool = False,
     ante_cap: bool = False,
+    loss: int | None = None,
 ) -> tuple[int, int] | None:
     """The smallest and largest stake allowed, or None when no stake is affordable.
 
@@ -151,7 +153,8 @@ def stake_limits(
     in the rounds they name; ``round_number`` counts from 1), and with
     ``stake_cap="cover"`` small enough that the worst loss stays payable: under the guide
     that is half one's chips, rounded down.  ``ante_cap`` (``ante_back`` before the player's
-    first won bet) caps the stake at the ante.
+    first won bet) caps the stake at the ante.  ``loss`` is ``worst_loss`` when the caller
+    has it at hand (the engine caches it per game).
     """
     low = rules.ante if (rules.min_stake == "ante" or second_gap) else 1
     high = pot
@@ -165,7 +168,9 @@ def stake_limits(
     if 1 <= round_number <= len(rules.round_limits):
         high = min(high, rules.round_limits[round_number - 1])
     if rules.stake_cap == "cover":
-        high = min(high, max(chips, 0) // worst_loss(rules, posts, call, second_gap=second_gap))
+        if loss is None:
+            loss = worst_loss(rules, posts, call, second_gap=second_gap)
+        high = min(high, max(chips, 0) // loss)
     elif rules.stake_cap == "chips":
         high = min(high, max(chips, 0))
     low = max(low, 1)

@@ -1,19 +1,19 @@
-"""What each seat sees of an In-Between state: the observation and a text rendering.
+"""What each seat sees of an In-Between state: the observation's game fields and a rendering.
 
-Observation keys (JSON-ready): ``game``, ``seat``, ``current_player`` (seat, -1 chance,
--4 terminal), ``phase`` (``draw``, ``deal``, ``ace``, ``declare``, ``decide``, ``third``,
-``over``) and
-``step`` (the engine's finer phase), ``round``, ``dealer_round``, ``dealer_game``,
-``dealer`` (null under Red Dog), ``pot``, ``chips``, ``bank`` and ``bets`` (Red Dog, else
-null), ``to_act``, ``posts`` (the acting player's face-up posts in deal order), ``gap``
-(three posts), ``hand`` (this seat's own cards), ``hidden_hand`` (its cards still face
-down), ``first_cards``, ``seen`` (every card face up since the shuffle), ``decks``,
-``ace_low``, ``aces_low`` (the dealer's call under ``aces="dealer-declares"``, null before
-it), ``won_bet`` (per seat: has it won a bet yet, for ``ante_back``),
-``min_stake``/``max_stake`` (the seat to act), ``legal_actions`` (empty unless
-it is this seat's turn), ``last_event``, ``rules``; at the end ``winners``, ``returns`` and
-``ended``.  The deck's order, other seats' face-down cards and a card set aside by a pass
-(``passed_card="next-post"``) never appear.
+The core builds the envelope (``game``, ``seat``, ``current_player``, ``phase``,
+``legal_actions``, ``last_event``, ``outcome``); ``observe`` adds the game's own fields
+(JSON-ready): ``step`` (the engine's finer phase), ``round``, ``dealer_round``,
+``dealer_game``, ``dealer`` (null under Red Dog), ``pot``, ``chips``, ``bank`` and ``bets``
+(Red Dog, else null), ``to_act``, ``posts`` (the acting player's face-up posts in deal
+order), ``gap`` (three posts), ``hand`` (this seat's own cards), ``hidden_hand`` (its cards
+still face down), ``first_cards``, ``seen`` (every card face up since the shuffle),
+``decks``, ``ace_low``, ``aces_low`` (the dealer's call under ``aces="dealer-declares"``,
+null before it), ``won_bet`` (per seat: has it won a bet yet, for ``ante_back``),
+``min_stake``/``max_stake`` (the stakes open to the seat to act; shown to other seats only
+when its posts are face up).  The rules are not repeated: agents get the game when seated.
+The deck's order, other seats' face-down cards (and anything derived from them) and a card
+set aside by a pass (``passed_card="next-post"``) never appear; ``seat=None`` is a
+spectator's view, which holds no hand.
 """
 
 from __future__ import annotations
@@ -21,63 +21,48 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from aceydeucey.inbetween.game import Event, InBetweenState
+    from aceydeucey.inbetween.state import InBetweenState
 
-__all__ = ["PUBLIC_PHASE", "event_dict", "observe", "render"]
-
-PUBLIC_PHASE = {
-    "draw": "draw",
-    "deal-first": "deal",
-    "deal-hand": "deal",
-    "deal-post": "deal",
-    "common": "deal",
-    "ace": "ace",
-    "declare": "declare",
-    "set-aside": "deal",
-    "decide": "decide",
-    "raise": "decide",
-    "third": "third",
-    "house-third": "third",
-    "over": "over",
-}
+__all__ = ["observe", "render"]
 
 
-def observe(state: InBetweenState, seat: int) -> dict[str, Any]:
+def observe(state: InBetweenState, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of ``seat`` (keys in the module docstring)."""
+    public = state.__dict__.get("_view")
+    if public is None:  # the seat-independent fields, built once per state
+        public = state.__dict__["_view"] = _public(state)
+    obs = {k: v.copy() if type(v) is list else v for k, v in public.items()}
+    actor = obs["to_act"]
     rules = state.rules
-    house = rules.banking == "house"
-    actor = state.to_act
-    show_posts = state.revealed or actor == seat
-    posts = [str(c) for c in state.posts] if show_posts else []
-    if house and state.phase in ("raise", "house-third", "common"):
-        posts = [str(c) for c in state.posts]
+    if actor == seat and not state.revealed:
+        obs["posts"] = [str(c) for c in state.posts]
     own: list[str] = []
-    hidden: list[str] = []
-    if rules.hidden and state.hands and state.hands[seat]:
+    if seat is None:
+        pass
+    elif rules.hidden and state.hands and state.hands[seat]:
         own = [str(c) for c in state.hands[seat]]
         if seat not in state.shown:
-            hidden = list(own)
+            obs["hidden_hand"] = list(own)
     elif state.first and state.first[seat] is not None:
         own = [str(state.first[seat])]
-    if actor == seat and not rules.hidden and state.phase not in ("over",):
+    if seat is not None and actor == seat and not rules.hidden and state.phase != "over":
         own = [str(c) for c in state.posts] or own
+    obs["hand"] = own
+    if state.revealed or seat == actor:  # a face-down hand's limits would tell if it is a pair
+        limits = _limits(state)
+        if limits is not None:
+            obs["min_stake"], obs["max_stake"] = limits
+    return obs
+
+
+def _public(state: InBetweenState) -> dict[str, Any]:
+    rules = state.rules
+    house = rules.banking == "house"
+    posts = [str(c) for c in state.posts] if state.revealed else []
     first_cards = [str(c) if c is not None else None for c in state.first] or [None] * len(
         state.chips
     )
-    limits = None
-    if state.phase == "decide":
-        spans = [s for s in (state._limits(c) for c in state._calls()) if s is not None]
-        if spans:
-            limits = (min(s[0] for s in spans), max(s[1] for s in spans))
-    elif state.phase == "raise":
-        limits = (1, min(rules.ante, max(state.chips[state.order[state.turn]], 0)))
-        if limits[1] < 1:
-            limits = None
-    obs: dict[str, Any] = {
-        "game": "inbetween",
-        "seat": seat,
-        "current_player": state.current_player(),
-        "phase": PUBLIC_PHASE[state.phase],
+    return {
         "step": state.phase,
         "round": state.round,
         "dealer_round": state.dealer_round,
@@ -87,30 +72,33 @@ def observe(state: InBetweenState, seat: int) -> dict[str, Any]:
         "chips": list(state.chips),
         "bank": state.bank if house else None,
         "bets": list(state.bets) if house else None,
-        "to_act": actor,
+        "to_act": state.to_act,
         "posts": posts,
         "gap": state.gap if rules.three_posts else None,
-        "hand": own,
-        "hidden_hand": hidden,
+        "hand": [],
+        "hidden_hand": [],
         "first_cards": first_cards,
         "seen": [str(c) for c in state.seen],
         "decks": rules.decks,
         "ace_low": state.ace_low,
         "aces_low": state.aces_low,
         "won_bet": list(state.won),
-        "min_stake": limits[0] if limits else None,
-        "max_stake": limits[1] if limits else None,
-        "legal_actions": (
-            [str(a) for a in state.player_actions()] if state.current_player() == seat else []
-        ),
-        "last_event": state.last_event(),
-        "rules": rules.to_dict(),
+        "min_stake": None,
+        "max_stake": None,
     }
-    if state.phase == "over":
-        obs["winners"] = list(state.winners())
-        obs["returns"] = [str(r) for r in state.returns()]
-        obs["ended"] = state.ended
-    return obs
+
+
+def _limits(state: InBetweenState) -> tuple[int, int] | None:
+    """The smallest and largest stake open to the seat to act (any call), or None."""
+    if state.phase == "decide":
+        spans = [s for s in (state.limits(c) for c in state.calls()) if s is not None]
+        if spans:
+            return (min(s[0] for s in spans), max(s[1] for s in spans))
+    elif state.phase == "raise":
+        top = state.raise_top()
+        if top >= 1:
+            return (1, top)
+    return None
 
 
 def render(state: InBetweenState) -> str:
@@ -130,12 +118,7 @@ def render(state: InBetweenState) -> str:
     if state.aces_low is not None:
         lines.append("aces low this round" if state.aces_low else "aces high this round")
     if state.phase == "over":
-        lines.append(f"over: {state.ended}; winners {list(state.winners())}")
+        lines.append(f"over: {state.ended[0]}; winners {list(state.winners())}")
     else:
         lines.append(f"{state.phase}; to act: {state.current_player()}")
     return "\n".join(lines)
-
-
-def event_dict(event: Event) -> dict[str, Any]:
-    """The JSON-ready form of an event (tuples become lists)."""
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in event}
