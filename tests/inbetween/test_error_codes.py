@@ -356,10 +356,10 @@ def test_one_chip_is_singular_in_both_languages() -> None:
 
 def test_a_foreign_object_is_refused_with_what_is_legal() -> None:
     state = play(new(players=2), "2C", "3C", "AD")
-    with pytest.raises(IllegalActionError) as info:
+    with pytest.raises(ActionSyntaxError) as info:
         state.apply(42)  # type: ignore[arg-type]
-    assert info.value.code == "decision.not_legal"
-    assert str(info.value) == "42 is not possible now; you may: pass, bet 1\u20132"
+    assert info.value.code == "action.not_of_game"
+    assert str(info.value).endswith("you may now: pass, bet 1\u20132")
 
 
 def test_settle_refuses_a_pair_call_without_a_pair() -> None:

@@ -302,7 +302,9 @@ class State(ABC):
         is not explained as a move made at the wrong moment.
         """
         try:
-            self.game.parse_action(str(action))
+            self.parse_action(str(action))
+        except IllegalActionError:
+            return
         except ActionSyntaxError as exc:
             raise ActionSyntaxError(
                 "action.not_of_game",
