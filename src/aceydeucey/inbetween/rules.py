@@ -143,6 +143,10 @@ PRESETS: dict[str, Preset] = {
 #: The preset names, default first.
 PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
 
+#: Table sizes a preset's own source states, where it states one (else the option's range).
+#: Seed 000: "For 2-8 players"; seed 003: "Para 2-8 jogadores".
+PRESET_PLAYERS: dict[str, tuple[int, int]] = {"guide": (2, 8)}
+
 
 @dataclass(frozen=True)
 class InBetweenRules(RulesBase):
@@ -284,6 +288,11 @@ class InBetweenRules(RulesBase):
             bad(f"option 'dealer' = {self.dealer} is not a seat with players={n}")
         if n < 2 and not house:
             bad(f"players={n} needs banking='house' (everyone else needs 2 or more players)")
+        low, high = PRESET_PLAYERS.get(self.preset, (1, n))
+        if not low <= n <= high:
+            raise RulesError(
+                "ib_rules.players_for_preset", players=n, preset=self.preset, low=low, high=high
+            )
         if house != (self.deal == "common"):
             bad(f"banking={self.banking!r} and deal={self.deal!r}: the house deals common posts")
         if house and not self.ante_each_round:
