@@ -89,7 +89,16 @@ def test_rules_option_changes_the_sheet() -> None:
 
 def test_rules_option_booleans_and_words_are_parsed() -> None:
     # --option values: ints, true/false, words.
-    code, out = invoke("rules", "inbetween", "-o", "ace_third_loses=true", "-o", "stake_cap=none")
+    code, out = invoke(
+        "rules",
+        "inbetween",
+        "-o",
+        "pairs=higher-lower",
+        "-o",
+        "ace_third_loses=true",
+        "-o",
+        "stake_cap=none",
+    )
     assert code == 0, out
     assert "An ace as third card against any other pair loses." in flat(out)
     assert "no personal limit" in flat(out)

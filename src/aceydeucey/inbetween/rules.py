@@ -61,8 +61,9 @@ The engine reads options only; it never looks at the preset's name.  Option name
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from aceydeucey.core.errors import RulesError
 from aceydeucey.core.rules import Preset, RulesBase, option
@@ -384,6 +385,55 @@ class InBetweenRules(RulesBase):
         if self.dealer_games and self.banking != "dealer":
             bad(f"dealer_games={self.dealer_games} needs banking='dealer', not {self.banking!r}")
 
+        self._check_moot()
+
+    def _check_moot(self) -> None:
+        """Refuse an option set away from its preset's value where the rules ignore it.
+
+        Each entry names the option that makes another moot: ``bank`` with a shared pot,
+        Red Dog's odds off Red Dog, the post multiplier and the stake limits under the house
+        (Red Dog's own table), pair options under another pair rule, and so on.  A value the
+        preset already implies (its own or the option's default) is never refused.
+        """
+        house = self.banking == "house"
+        settled_pairs = self.pairs in ("bet", "higher-lower", "split")
+        moot: list[tuple[str, bool, str]] = [
+            ("bank", self.banking == "shared", "banking"),
+            ("spread_pays", not house, "banking"),
+            ("trips_pays", not house, "banking"),
+            ("trips_pays", house and self.pairs != "third-card", "pairs"),
+            ("post_multiplier", house, "banking"),
+            ("dealer", house, "banking"),
+            ("dealer_plays", house, "banking"),
+            ("stake_cap", house, "banking"),
+            ("min_stake", house, "banking"),
+            ("first_round_limit", house, "banking"),
+            ("round_limits", house, "banking"),
+            ("empty_pot", house, "banking"),
+            ("pair_win", self.pairs != "win", "pairs"),
+            ("pair_match_multiplier", self.pairs != "higher-lower", "pairs"),
+            ("ace_third_loses", self.pairs != "higher-lower", "pairs"),
+            ("ace_pair_multiplier", not settled_pairs, "pairs"),
+            ("second_post_multiplier", not self.three_posts, "three_posts"),
+            ("ante_each_round", self.ante == 0, "ante"),
+        ]
+        implied = self.implied()
+        for name, is_moot, by in moot:
+            if is_moot and getattr(self, name) != implied[name]:
+                raise RulesError(
+                    "ib_rules.moot_option",
+                    option=name,
+                    value=_shown(getattr(self, name)),
+                    by=by,
+                    by_value=_shown(getattr(self, by)),
+                )
+
+    def implied(self) -> dict[str, Any]:
+        """Each option's value under this preset before any override."""
+        values = {f.name: f.default for f in dataclasses.fields(self)}
+        values.update(self.PRESETS[self.preset].options)
+        return values
+
     # -- derived facts ----------------------------------------------------------
     @property
     def allows_debt(self) -> bool:
@@ -394,6 +444,15 @@ class InBetweenRules(RulesBase):
     def total_dealer_games(self) -> int:
         """Dealer's games in a session under ``banking='dealer'``."""
         return self.dealer_games or self.players
+
+
+def _shown(value: Any) -> str:
+    """An option's value as written on the command line: ``5,4,2,1``, ``true``, ``draw``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ",".join(str(v) for v in value)
+    return str(value)
 
 
 #: The short name the rest of the package uses.
