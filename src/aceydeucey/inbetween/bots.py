@@ -4,7 +4,10 @@
 
 - ``random``: uniform over the legal actions (seeded).
 - ``ev``: the exact expected value of every legal action from the cards still unseen
-  (all cards less ``seen`` and its own hand), best first, ties to the smaller stake.
+  (all cards less ``seen`` and its own hand), best first, ties to the smaller stake.  It
+  learns the game's rules once, when seated (``seated(game, seat)``), and values each
+  decision with ``odds.decision_odds``, the function the terminal's ``?`` and the
+  ``odds`` command use.
 """
 
 from __future__ import annotations
@@ -13,7 +16,10 @@ from fractions import Fraction
 from typing import Any
 
 from aceydeucey.core.agents import RandomAgent
-from aceydeucey.inbetween.odds import action_values
+from aceydeucey.core.errors import ArgumentError
+from aceydeucey.core.game import Game
+from aceydeucey.inbetween.odds import _rules, decision_odds
+from aceydeucey.inbetween.rules import Rules
 
 __all__ = ["BOTS", "ExpectedValueBot", "RandomBot"]
 
@@ -29,15 +35,28 @@ class ExpectedValueBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed  # unused: the bot is deterministic; accepted for a uniform signature
+        self.rules: Rules | None = None
+
+    def seated(self, game: Game, seat: int) -> None:
+        """Learn the game's resolved rules (runners call this once, before the first act)."""
+        rules = game.rules
+        if not isinstance(rules, Rules):
+            raise ArgumentError("ib_bot.not_inbetween", game=game.game_id)
+        self.rules = rules
 
     def values(self, observation: dict[str, Any]) -> dict[str, Fraction]:
-        """Each legal action's expected chips (see ``odds.action_values``)."""
-        return action_values(observation)
+        """Each legal action's expected chips (see ``odds.decision_odds``)."""
+        rules = self.rules
+        if rules is None:  # not seated: an observation that still carries its rules
+            if "rules" not in observation:
+                raise ArgumentError("ib_bot.not_seated")
+            rules = _rules(observation["rules"])
+        return dict(decision_odds(rules, observation).values)
 
     def act(self, observation: dict[str, Any]) -> str:
         values = self.values(observation)
         if not values:
-            raise ValueError("ExpectedValueBot was asked to act with no legal actions")
+            raise ArgumentError("ib_bot.no_legal_actions")
         return max(values, key=lambda text: (values[text], -_stake(text)))
 
 
