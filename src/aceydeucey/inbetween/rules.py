@@ -428,6 +428,19 @@ class InBetweenRules(RulesBase):
                     by_value=_shown(getattr(self, by)),
                 )
 
+    def changes(self) -> list[tuple[str, str]]:
+        """The options set away from the preset, as ``(name, value as written)``.
+
+        >>> Rules.resolve(pairs="split", round_limits=(1, 2, 4)).changes()
+        [('pairs', 'split'), ('round_limits', '1,2,4')]
+        """
+        implied = self.implied()
+        return [
+            (f.name, _shown(getattr(self, f.name)))
+            for f in dataclasses.fields(self)
+            if f.name != "preset" and getattr(self, f.name) != implied[f.name]
+        ]
+
     def implied(self) -> dict[str, Any]:
         """Each option's value under this preset before any override."""
         values = {f.name: f.default for f in dataclasses.fields(self)}
