@@ -21,7 +21,6 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from aceydeucey.cli.app import app
-from aceydeucey.inbetween.rules import InBetweenRules, Rules
 from aceydeucey.cli.inbetween_ui import (
     card_text,
     compact_actions,
@@ -29,6 +28,7 @@ from aceydeucey.cli.inbetween_ui import (
     final_view,
     table_view,
 )
+from aceydeucey.inbetween.rules import InBetweenRules, Rules
 
 runner = CliRunner()
 PRESETS = list(Rules.PRESETS)
