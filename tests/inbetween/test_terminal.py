@@ -114,3 +114,29 @@ def test_all_seen_cards_are_shown_grouped_by_rank_when_many() -> None:
     assert "Seen this shuffle (15)" in text
     assert "2 ♣♦" in text and "K ♦♥" in text and "J ♠" in text
     assert seen_text(seen[:3]).plain == "2♣ 2♦ 5♥"
+
+
+def test_the_end_of_a_session_never_shows_english_in_portuguese() -> None:
+    # A termination code renders in the language; an uncoded engine reason (English text)
+    # is left out of a Portuguese screen.
+    event = {"kind": "over", "reason": "3 complete rounds played"}
+    pt = event_text(event, ["A"], "pt")
+    assert pt is not None and pt.plain == "• A sessão termina."
+    en = event_text(event, ["A"], "en")
+    assert en is not None and "3 complete rounds played" in en.plain
+    coded = {
+        **event,
+        "termination": "ib_rules.moot_option",
+        "params": {"option": "x", "value": "1", "by": "y", "by_value": "2"},
+    }
+    line = event_text(coded, ["A"], "pt")
+    assert line is not None and "não tem efeito" in line.plain
+
+
+def test_events_address_the_player_at_the_screen() -> None:
+    line = event_text({"kind": "bet", "seat": 0, "stake": 2}, ["You", "Bot 1 (ev)"], "en", you=0)
+    assert line is not None and line.plain.startswith("• You bet 2")
+    line = event_text({"kind": "bet", "seat": 1, "stake": 2}, ["You", "Bot 1 (ev)"], "en", you=0)
+    assert line is not None and line.plain.startswith("• Bot 1 (ev) bets 2")
+    line = event_text({"kind": "pass", "seat": 0}, ["Você", "Bot 1 (ev)"], "pt", you=0)
+    assert line is not None and line.plain.startswith("• Você passa")

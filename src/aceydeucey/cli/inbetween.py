@@ -602,6 +602,7 @@ class Narrator:
                 self.lang,
                 posts=obs.get("posts") or (),
                 house=obs.get("bank") is not None,
+                you=self.viewer,
             )
             if line is not None:
                 self.out.print(line)

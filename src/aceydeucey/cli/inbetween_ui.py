@@ -218,7 +218,7 @@ def table_view(
         marks = "▶" if i == to_act else " "
         name = names[i] if i < len(names) else f"seat {i}"
         label = Text(name, style="bold" if i == seat else "")
-        if i == seat and mark_seat:
+        if i == seat and mark_seat and name != t(_DOMAIN, "ui.you", lang):
             label.append(" (" + t(_DOMAIN, "ui.you_mark", lang) + ")", style="bold")
         if i == dealer:
             label.append(" (" + t(_DOMAIN, "ui.dealer", lang) + ")", style="dim")
@@ -265,13 +265,15 @@ def event_text(
     *,
     posts: Sequence[str] = (),
     house: bool = False,
+    you: int | None = None,
 ) -> Text | None:
     """One line narrating an observation's ``last_event`` (``None`` when there is none).
 
     Known kinds have a message ``event.<kind>`` in the catalog; an unknown kind is
     shown as its fields, so a new engine event is never lost.  ``posts`` (the
     observation's posts) completes a ``post`` event with all the posts in play;
-    ``house`` (a Red Dog table: no pot, the house deals) shortens the round line.
+    ``house`` (a Red Dog table: no pot, the house deals) shortens the round line;
+    ``you`` is the seat of the player at the screen, addressed in the second person.
     """
     if not event:
         return None
@@ -302,7 +304,19 @@ def event_text(
     elif kind == "tie":
         values["who"] = ", ".join(_name(s, names) for s in event.get("seats") or [])
     elif kind == "over":
-        values["reason"] = _reason(event, lang)
+        reason = _reason(event, lang)
+        if reason is None:
+            # An engine reason without a code is English text: other languages omit it.
+            reason = str(event.get("reason", ""))
+            if lang != "en" or not reason:
+                key = "event.over_plain"
+        values["reason"] = reason
+    if you is not None and event.get("seat") == you and not isinstance(you, bool):
+        try:
+            t(_DOMAIN, key + "_you", lang)
+            key += "_you"
+        except KeyError:
+            pass
     try:
         message = t(_DOMAIN, key, lang, **values)
     except KeyError:
@@ -368,14 +382,14 @@ def _settle_text(
     return line
 
 
-def _reason(event: Mapping[str, Any], lang: str) -> str:
+def _reason(event: Mapping[str, Any], lang: str) -> str | None:
     """Why the session ended, in ``lang``: a termination code rendered from its catalog."""
     for key in ("termination", "code", "reason"):
         code = event.get(key)
         if isinstance(code, str) and _error_domain(code) is not None:
             params = event.get("params")
             return render_error(code, params if isinstance(params, dict) else {}, lang)
-    return str(event.get("reason", ""))
+    return None
 
 
 def _name(seat: Any, names: Sequence[str]) -> str:
@@ -478,7 +492,7 @@ def _signed(value: Fraction) -> str:
 
 def bet_label(bet: BetOdds, lang: str) -> str:
     """What a stake is on: ``Bet between 4 and Q``, ``Higher than 7``, ``Gap 2: 9 to K``."""
-    a, b = (rank_name(r) for r in bet.posts)
+    a, b = (rank_name(r) for r in sorted(bet.posts))
     text = t(_DOMAIN, f"odds.label.{bet.action}", lang, a=a, b=b)
     if bet.gap is not None:
         text = t(_DOMAIN, "odds.gap", lang, gap=bet.gap, bet=text)
