@@ -75,3 +75,29 @@ def test_options_that_do_take_effect_stay_accepted() -> None:
     assert Rules.resolve(preset="sheets", ace_third_loses=True, pair_match_multiplier=3)
     assert Rules.resolve(pairs="split", ace_pair_multiplier=4).ace_pair_multiplier == 4
     assert Rules.resolve(preset="three-posts", second_post_multiplier=4)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": 1},
+        {"dealer": 7},
+        {"pairs": "third-card"},
+        {"preset": "red-dog", "aces": "first-card"},
+        {"preset": "banker", "dealer_plays": True},
+        {"hidden": True},
+        {"three_posts": True, "pairs": "win"},
+        {"post_fee": 1, "ante_to_play": True},
+        {"passed_card": "next-post", "pairs": "split"},
+        {"round_limits": (2, 0)},
+        {"dealer_games": 2},
+    ],
+)
+def test_every_contradiction_is_coded_and_speaks_portuguese(options: dict[str, Any]) -> None:
+    with pytest.raises(RulesError) as info:
+        Rules.resolve(**options)
+    err = info.value
+    assert err.code.startswith("ib_rules.") and not err.code.endswith(".text")
+    pt = err.render("pt")
+    assert pt != str(err) and pt.startswith("inbetween: ")
+    assert not any(w in pt for w in ("needs", "cannot be combined", " and "))
