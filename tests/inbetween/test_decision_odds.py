@@ -163,3 +163,41 @@ def test_the_ev_bot_asks_the_same_function_and_needs_no_rules_in_observations(
     Table(game, agents, chance=Seeded(7)).play()
     with pytest.raises(ArgumentError):
         ExpectedValueBot().values({"legal_actions": ["pass"], "seat": 0})
+
+
+def engine_hand_value(state: InBetweenState, seat: int) -> Fraction:
+    """After an ace call: over the engine's second posts, the better of pass and the best
+    stake (by the engine's own settlement), or the chips the posts' rule moves by itself."""
+    total = Fraction(0)
+    for card, p in state.chance_outcomes():
+        after = state.apply(card)
+        assert isinstance(after, InBetweenState)
+        if after.to_act == seat and not after.is_chance_node() and after.legal_actions():
+            best = Fraction(0)
+            for action in map(str, after.legal_actions()):
+                if action.split()[0] in ("bet", "higher", "lower"):
+                    best = max(best, engine_value(after, action))
+        else:
+            best = Fraction(after.chips[seat] - state.chips[seat])
+        total += p * best
+    return total
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"adjacent": "lose"},
+        {"adjacent": "push"},
+        {"pairs": "win", "pair_win": 3},
+        {"pairs": "push"},
+        {},
+    ],
+)
+def test_ace_call_values_follow_the_pair_and_neighbour_rules(options: dict[str, object]) -> None:
+    # A first-post ace called before its second post: each call's value is the engine's own
+    # expectation over the second post, neighbours and pairs included.
+    state = play(new(players=2, aces="first-card", **options), "AC", "9H")
+    assert state.to_act == 1 and {"ace low", "ace high"} <= {str(a) for a in state.legal_actions()}
+    values = decision_odds(state.rules, state.observation(1)).values
+    for call in ("ace low", "ace high"):
+        assert values[call] == engine_hand_value(state.apply(call), 1), call

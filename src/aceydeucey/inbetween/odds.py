@@ -355,9 +355,11 @@ def decision_odds(rules: Rules, observation: Mapping[str, Any]) -> DecisionOdds:
     every ace counts 1.  The dealer's declaration moves no chips and is worth 0 either way
     (with a fresh deck the two calls are mirror images).  A ``post_fee`` already paid is
     sunk; one still due (an ace call, a split's two hands) is subtracted.  An ace call and
-    a split are valued by enumerating the next post and playing the best bet on it; a split
-    counts its second hand as drawn from the same unseen cards (the first hand's cards are
-    not removed: a close approximation).
+    a split are valued by enumerating the next post, applying the pair or neighbour rule
+    (a loss or push of the ante, a pair's win; a re-deal enumerates two fresh posts, two
+    re-deals deep) and otherwise playing the best bet on it; a split counts its second hand
+    as drawn from the same unseen cards (the first hand's cards are not removed: a close
+    approximation).
     """
     legal: list[str] = list(observation.get("legal_actions") or [])
     if not legal:
@@ -396,6 +398,37 @@ def decision_odds(rules: Rules, observation: Mapping[str, Any]) -> DecisionOdds:
             best = max(best, limits[0] * m, limits[1] * m)
         return best
 
+    def hand_value(posts: tuple[int, int], cards: Mapping[int, int], depth: int = 0) -> Fraction:
+        """A complete pair of posts: its pair or neighbour rule, else the best bet or pass."""
+        policy = _policy(rules, posts)
+        if policy == "lose":
+            return Fraction(-min(rules.ante, max(chips, 0)))
+        if policy == "push":
+            return Fraction(min(rules.ante, pot))
+        if policy == "win":
+            return Fraction(min(rules.pair_win, pot))
+        if policy == "redeal":  # two fresh posts from the same cards, followed two deep
+            return fresh_value(cards, depth + 1) if depth < 2 else Fraction(0)
+        return max(bet_value(posts, c, cards) for c in _calls_for(rules, posts))
+
+    def fresh_value(cards: Mapping[int, int], depth: int) -> Fraction:
+        total = sum(cards.values())
+        value = Fraction(0)
+        for a, ka in cards.items():
+            if ka <= 0:
+                continue
+            after_a = Counter(cards)
+            after_a[a] -= 1
+            rest_total = total - 1
+            for b, kb in after_a.items():
+                if kb <= 0:
+                    continue
+                rest = Counter(after_a)
+                rest[b] -= 1
+                p = Fraction(ka * kb, total * rest_total)
+                value += p * hand_value((a, b), rest, depth)
+        return value
+
     def next_post_value(first: int) -> Fraction:
         """Expected value of receiving a second post against ``first``, then playing well."""
         total = sum(left.values())
@@ -405,9 +438,7 @@ def decision_odds(rules: Rules, observation: Mapping[str, Any]) -> DecisionOdds:
                 continue
             rest = Counter(left)
             rest[rank] -= 1
-            posts = (first, rank)
-            best = max(bet_value(posts, c, rest) for c in _calls_for(rules, posts))
-            value += Fraction(copies, total) * best
+            value += Fraction(copies, total) * hand_value((first, rank), rest)
         return value
 
     values: dict[str, Fraction] = {}
@@ -426,9 +457,10 @@ def decision_odds(rules: Rules, observation: Mapping[str, Any]) -> DecisionOdds:
             first = 1 if text == "ace low" else ACE
             if len(ranks) >= 2:  # both posts shown: value the best bet on them
                 pair = (first, ranks[1])
-                calls = _calls_for(rules, pair)
-                bets.extend(bet_odds(rules, pair, c, left, after=text) for c in calls)
-                values[text] = max(bet_value(pair, c, left) for c in calls)
+                if _policy(rules, pair) is None:
+                    calls = _calls_for(rules, pair)
+                    bets.extend(bet_odds(rules, pair, c, left, after=text) for c in calls)
+                values[text] = hand_value(pair, left)
             else:
                 values[text] = next_post_value(first)
             values[text] -= fee  # the post fee falls due once the posts are complete
