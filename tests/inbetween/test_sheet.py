@@ -261,7 +261,7 @@ def test_reshuffle_policies() -> None:
 def test_dealer_by_draw() -> None:
     # dealer="draw": one card each, the highest deals.
     assert "the highest deals" in flat(sheet(dealer="draw"))
-    assert "Seat 2 deals first." in flat(sheet(dealer=2))
+    assert "Seat 3 deals first." in flat(sheet(dealer=2))  # seats count from 1 on screen
 
 
 def test_changed_options_are_listed() -> None:

@@ -106,3 +106,10 @@ def test_changed_round_limits_read_as_numbers() -> None:
 def test_sheets_name_their_source_not_a_seed_file(preset: str, lang: str) -> None:
     text = rules_sheet(Rules.resolve(preset=preset), lang)
     assert "seed 00" not in text and "semente" not in text.lower()
+
+
+def test_seats_count_from_one_on_the_sheet() -> None:
+    # Option dealer=0 is the first seat: "Seat 1" to a reader, as on the terminal.
+    assert "Seat 1 deals first." in flat(rules_sheet(Rules.resolve(), "en"))
+    assert "Seat 3 deals first." in flat(rules_sheet(Rules.resolve(dealer=2), "en"))
+    assert "O lugar 1" in flat(rules_sheet(Rules.resolve(), "pt"))

@@ -102,7 +102,7 @@ def _preparation(r: Rules, lang: str) -> list[str]:
     if r.dealer == "draw":
         sentences.append(_t("sheet.dealer.draw", lang))
     else:
-        name = _t("sheet.seat_name", lang, seat=r.dealer)
+        name = _t("sheet.seat_name", lang, seat=r.dealer + 1)  # seats count from 1 on screen
         sentences.append(_t("sheet.dealer.seat", lang, name=name))
     sentences.append(_t("sheet.shuffle", lang))
     return [" ".join(sentences)]
