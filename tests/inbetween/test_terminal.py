@@ -140,3 +140,13 @@ def test_events_address_the_player_at_the_screen() -> None:
     assert line is not None and line.plain.startswith("• Bot 1 (ev) bets 2")
     line = event_text({"kind": "pass", "seat": 0}, ["Você", "Bot 1 (ev)"], "pt", you=0)
     assert line is not None and line.plain.startswith("• Você passa")
+
+
+def test_an_end_reason_given_as_a_message_renders_in_the_language() -> None:
+    # The engine's "over" event may carry its reason as {"code", "params"}.
+    reason = {
+        "code": "ib_rules.players_for_preset",
+        "params": {"players": 9, "preset": "guide", "low": 2, "high": 8},
+    }
+    line = event_text({"kind": "over", "reason": reason}, ["A"], "pt")
+    assert line is not None and "2 a 8 jogadores" in line.plain

@@ -345,8 +345,11 @@ def play_inbetween(
         if stopped:
             console.print(t(_DOMAIN, "ui.quit", lang), style="yellow")
         obs = final.observation(0)
-        returns = [Fraction(r) for r in (obs.get("returns") or final.returns())]
-        winners = list(obs.get("winners") or [])
+        outcome = obs.get("outcome") or {}
+        returns = [
+            Fraction(r) for r in (outcome.get("returns") or obs.get("returns") or final.returns())
+        ]
+        winners = list(outcome.get("winners") or obs.get("winners") or [])
         if not winners:
             best = max(returns)
             winners = [i for i, r in enumerate(returns) if r == best]

@@ -383,7 +383,16 @@ def _settle_text(
 
 
 def _reason(event: Mapping[str, Any], lang: str) -> str | None:
-    """Why the session ended, in ``lang``: a termination code rendered from its catalog."""
+    """Why the session ended, in ``lang``: a termination code rendered from its catalog.
+
+    The reason is the event's ``{"code", "params"}`` message, or the outcome's
+    ``termination`` code and ``params``; None when there is no code (legacy text).
+    """
+    reason = event.get("reason")
+    if isinstance(reason, dict) and isinstance(reason.get("code"), str):
+        params = reason.get("params")
+        if _error_domain(reason["code"]) is not None:
+            return render_error(reason["code"], params if isinstance(params, dict) else {}, lang)
     for key in ("termination", "code", "reason"):
         code = event.get(key)
         if isinstance(code, str) and _error_domain(code) is not None:

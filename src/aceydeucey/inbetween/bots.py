@@ -49,7 +49,7 @@ class ExpectedValueBot:
         rules = self.rules
         if rules is None:  # not seated: an observation that still carries its rules
             if "rules" not in observation:
-                raise ArgumentError("ib_bot.not_seated")
+                raise ArgumentError("bot.not_seated", bot=self.name)
             rules = _rules(observation["rules"])
         return dict(decision_odds(rules, observation).values)
 

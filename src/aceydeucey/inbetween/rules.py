@@ -352,6 +352,8 @@ class InBetweenRules(RulesBase):
                 bad("three_posts_needs_ante")
         if len(self.spread_pays) != 4 or any(p < 1 for p in self.spread_pays):
             bad("spread_pays_four", pays=repr(self.spread_pays))
+        if self.hidden and self.aces == "first-card":
+            bad("hidden_first_card")
         if self.reshuffle != "round" and self.hidden:
             bad("reshuffle_hidden", reshuffle=repr(self.reshuffle))
         if self.post_fee and house:
