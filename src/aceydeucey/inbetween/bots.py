@@ -12,13 +12,14 @@
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from typing import Any
 
 from aceydeucey.core.agents import RandomAgent
 from aceydeucey.core.errors import ArgumentError
 from aceydeucey.core.game import Game
-from aceydeucey.inbetween.odds import _rules, decision_odds
+from aceydeucey.inbetween.odds import decision_odds
 from aceydeucey.inbetween.rules import Rules
 
 __all__ = ["BOTS", "ExpectedValueBot", "RandomBot"]
@@ -50,7 +51,7 @@ class ExpectedValueBot:
         if rules is None:  # not seated: an observation that still carries its rules
             if "rules" not in observation:
                 raise ArgumentError("bot.not_seated", bot=self.name)
-            rules = _rules(observation["rules"])
+            rules = _rules_of(observation["rules"])
         return dict(decision_odds(rules, observation).values)
 
     def act(self, observation: dict[str, Any]) -> str:
@@ -58,6 +59,17 @@ class ExpectedValueBot:
         if not values:
             raise ArgumentError("ib_bot.no_legal_actions")
         return max(values, key=lambda text: (values[text], -_stake(text)))
+
+
+def _rules_of(data: dict[str, Any]) -> Rules:
+    """Rules carried by an observation (older observations), cached by their values."""
+    key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in data.items()))
+    return _rules_cached(key)
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_cached(key: tuple[tuple[str, Any], ...]) -> Rules:
+    return Rules.from_dict(dict(key))
 
 
 def _stake(text: str) -> int:

@@ -499,7 +499,7 @@ def action_values(
     ``rules`` default to the observation's own ``rules`` entry, where it still has one.
     """
     if rules is None:
-        rules = _rules(observation["rules"])
+        rules = Rules.from_dict(observation["rules"])
     return dict(decision_odds(rules, observation).values)
 
 
