@@ -201,3 +201,14 @@ def test_ace_call_values_follow_the_pair_and_neighbour_rules(options: dict[str, 
     values = decision_odds(state.rules, state.observation(1)).values
     for call in ("ace low", "ace high"):
         assert values[call] == engine_hand_value(state.apply(call), 1), call
+
+
+def test_an_ace_call_that_makes_neighbours_shows_their_rule() -> None:
+    # A♣ 2♦ with neighbours losing the ante: called low they are neighbours (the ante is
+    # lost, no bet); called high they span 3..K.
+    rules = Rules.resolve(aces="first-card", adjacent="lose")
+    odds = posts_odds(rules, cards("AC", "2D"))
+    low = [b for b in odds.bets if b.after == "ace low"]
+    assert [(b.action, b.ev_per_chip) for b in low] == [("ante", -1)]
+    high = [b for b in odds.bets if b.after == "ace high"]
+    assert [b.action for b in high] == ["bet"] and high[0].chance("inside") > 0

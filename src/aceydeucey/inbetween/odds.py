@@ -310,9 +310,17 @@ def posts_odds(
         for low in (True, False):
             ranks = _ranks_of(rules, posts, False, low)
             pair = (ranks[0], ranks[1])
+            label = "ace low" if low else "ace high"
+            policy = _policy(rules, pair)
+            if policy in ("lose", "push"):  # the ante is lost or comes back, no bet
+                stakes = -1 if policy == "lose" else 0
+                fixed = _fixed_odds("ante", pair, policy, stakes)
+                bets.append(BetOdds(**{**fixed.__dict__, "after": label}))
+                continue
+            if policy is not None:  # a pair's win or a re-deal: no stake to show
+                continue
             for c in _calls_for(rules, pair):
                 if call is None or c in (call, "between"):
-                    label = "ace low" if low else "ace high"
                     bets.append(bet_odds(rules, pair, c, left, after=label))
         return DecisionOdds("ace", tuple(bets))
     ranks = _ranks_of(rules, posts, declared, bool(ace_low) and rules.aces == "first-card")
