@@ -15,6 +15,7 @@ Fraction(0, 1)
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -315,7 +316,7 @@ def posts_odds(
             if policy in ("lose", "push"):  # the ante is lost or comes back, no bet
                 stakes = -1 if policy == "lose" else 0
                 fixed = _fixed_odds("ante", pair, policy, stakes)
-                bets.append(BetOdds(**{**fixed.__dict__, "after": label}))
+                bets.append(dataclasses.replace(fixed, after=label))
                 continue
             if policy is not None:  # a pair's win or a re-deal: no stake to show
                 continue
