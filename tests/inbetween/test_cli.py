@@ -586,6 +586,8 @@ def test_quit_shows_the_standings_and_resume_continues(tmp_path: Path) -> None:
     assert code == 2 and "finished game" in flat(out)
     code, out = invoke("play", "inbetween", "--resume", str(tmp_path / "none.json"))
     assert code == 2 and "cannot resume" in flat(out)
+    code, out = invoke("play", "inbetween", "--resume", str(path), "--preset", "sheets")
+    assert code == 2 and "record's own rules" in flat(out)
 
 
 def test_header_shows_options_readably() -> None:

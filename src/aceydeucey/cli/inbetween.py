@@ -284,6 +284,8 @@ def play_inbetween(
     lang = resolve_lang(lang)
     resumed: tuple[Record, State] | None = None
     if resume is not None:
+        if preset is not None or option or players is not None:
+            fail(t(_DOMAIN, "ui.resume_rules", lang))
         resumed = _load_resume(resume, lang)
         game = resumed[0].make_game()
     else:
