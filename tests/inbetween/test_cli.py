@@ -852,3 +852,11 @@ def test_every_engine_event_has_a_message(options: dict[str, Any]) -> None:
                 assert line is not None
                 assert "=" not in line.plain, (lang, event, line.plain)
     assert seen_kinds
+
+
+def test_later_sessions_name_their_records() -> None:
+    from aceydeucey.cli.inbetween import record_path_after
+
+    assert record_path_after(Path("out/game.json"), 2) == Path("out/game-2.json")
+    assert record_path_after(Path("/dev/null"), 3) == Path("/dev/null")
+    assert record_path_after(None, 2).parent == Path("records")

@@ -395,6 +395,8 @@ def record_path_after(record: Path | None, session: int) -> Path:
     """The record of a later session: ``--record`` with ``-2``, ``-3``..., else a new default."""
     if record is None:
         return default_record_path("inbetween")
+    if record.exists() and not record.is_file():  # a device such as /dev/null: keep it
+        return record
     return record.with_name(f"{record.stem}-{session}{record.suffix}")
 
 
