@@ -57,10 +57,12 @@ def test_overrides_keep_the_preset_name() -> None:
 def test_module_doctests() -> None:
     import doctest
 
+    import aceydeucey.cli.inbetween as cli
+    import aceydeucey.cli.inbetween_ui as ui
     import aceydeucey.inbetween as package
-    from aceydeucey.inbetween import actions, odds
+    from aceydeucey.inbetween import actions, odds, rules
 
-    for module in (package, actions, odds):
+    for module in (package, actions, odds, rules, cli, ui):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__
 

@@ -2,10 +2,23 @@
 
 Everything is a ``Fraction`` computed from the cards still unseen; simulation only checks it.
 
+One function answers for the decision at hand, for every front end and the EV bot:
+``decision_odds(rules, observation)`` (a seat's observation, the rules given explicitly)
+and ``posts_odds(rules, posts, seen, call=..., ace_low=...)`` (posts and seen cards alone,
+the ``odds`` command).  Both return a ``DecisionOdds``: the kind of decision, each stake's
+``BetOdds`` (outcomes, signed stakes, chances, EV per chip) and, from an observation, every
+legal action's exact value.
+
+>>> from aceydeucey.cards import Card
+>>> from aceydeucey.inbetween.rules import Rules
+>>> red_dog = Rules.resolve(preset="red-dog")
+>>> odds = posts_odds(red_dog, [Card.from_text("7C"), Card.from_text("7D")])
+>>> odds.decision, odds.bets[0].ev_per_chip   # trips pay 11 to 1, anything else pushes
+('trips', Fraction(11, 25))
+
 ``seen`` never includes the posts: the functions remove the posts and ``seen`` from
 ``decks`` full decks.  Suits never matter, so the unseen cards are counted by rank.
 
->>> from aceydeucey.cards import Card
 >>> odds = post_odds(Card.from_text("4C"), Card.from_text("QD"))
 >>> odds.inside, odds.post, odds.outside
 (Fraction(14, 25), Fraction(3, 25), Fraction(8, 25))
