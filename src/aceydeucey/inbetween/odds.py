@@ -378,10 +378,10 @@ def decision_odds(rules: Rules, observation: Mapping[str, Any]) -> DecisionOdds:
     (with a fresh deck the two calls are mirror images).  A ``post_fee`` already paid is
     sunk; one still due (an ace call, a split's two hands) is subtracted.  An ace call and
     a split are valued by enumerating the next post, applying the pair or neighbour rule
-    (a loss or push of the ante, a pair's win; a re-deal enumerates two fresh posts, two
-    re-deals deep) and otherwise playing the best bet on it; a split counts its second hand
-    as drawn from the same unseen cards (the first hand's cards are not removed: a close
-    approximation).
+    (a loss or push of the ante, a pair's win; a re-deal enumerates the two fresh posts,
+    and a second re-deal in a row counts as a pass, 0: an approximation) and otherwise
+    playing the best bet on it; a split counts its second hand as drawn from the same
+    unseen cards (the first hand's cards are not removed: a close approximation).
     """
     legal: list[str] = list(observation.get("legal_actions") or [])
     if not legal:
@@ -429,8 +429,8 @@ def decision_odds(rules: Rules, observation: Mapping[str, Any]) -> DecisionOdds:
             return Fraction(min(rules.ante, pot))
         if policy == "win":
             return Fraction(min(rules.pair_win, pot))
-        if policy == "redeal":  # two fresh posts from the same cards, followed two deep
-            return fresh_value(cards, depth + 1) if depth < 2 else Fraction(0)
+        if policy == "redeal":  # two fresh posts from the same cards, one re-deal deep
+            return fresh_value(cards, depth + 1) if depth < 1 else Fraction(0)
         return max(bet_value(posts, c, cards) for c in _calls_for(rules, posts))
 
     def fresh_value(cards: Mapping[int, int], depth: int) -> Fraction:
