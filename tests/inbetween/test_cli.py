@@ -21,14 +21,14 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from aceydeucey.cli.app import app
-from aceydeucey.inbetween.rules import InBetweenRules, Rules
-from aceydeucey.inbetween.ui import (
+from aceydeucey.cli.inbetween_ui import (
     card_text,
     compact_actions,
     event_text,
     final_view,
     table_view,
 )
+from aceydeucey.inbetween.rules import InBetweenRules, Rules
 
 runner = CliRunner()
 PRESETS = list(Rules.PRESETS)
@@ -89,7 +89,16 @@ def test_rules_option_changes_the_sheet() -> None:
 
 def test_rules_option_booleans_and_words_are_parsed() -> None:
     # --option values: ints, true/false, words.
-    code, out = invoke("rules", "inbetween", "-o", "ace_third_loses=true", "-o", "stake_cap=none")
+    code, out = invoke(
+        "rules",
+        "inbetween",
+        "-o",
+        "pairs=higher-lower",
+        "-o",
+        "ace_third_loses=true",
+        "-o",
+        "stake_cap=none",
+    )
     assert code == 0, out
     assert "An ace as third card against any other pair loses." in flat(out)
     assert "no personal limit" in flat(out)
@@ -152,12 +161,16 @@ def brute_force(
 
 
 def odds_json(*args: str) -> dict[str, Fraction]:
+    """The first stake's odds from ``odds --json``: inside, outside, post, EV per chip."""
     code, out = invoke("odds", *args, "--json")
     assert code == 0, out
     data = json.loads(out)
-    assert set(data) == {"inside", "outside", "post", "ev_per_chip"}
-    assert all(isinstance(v, str) for v in data.values())
-    return {k: Fraction(v) for k, v in data.items()}
+    assert data["decision"] == "bet"
+    bet = data["bets"][0]
+    assert bet["action"] == "bet"
+    chances = {o["outcome"]: Fraction(o["chance"]) for o in bet["outcomes"]}
+    got = {k: chances.get(k, Fraction(0)) for k in ("inside", "outside", "post")}
+    return {**got, "ev_per_chip": Fraction(bet["ev_per_chip"])}
 
 
 def test_odds_of_the_guides_example_posts() -> None:
@@ -177,11 +190,59 @@ def test_odds_json_prints_fractions_as_p_over_q() -> None:
     code, out = invoke("odds", "4C", "QD", "--json")
     assert code == 0
     assert json.loads(out) == {
-        "inside": "14/25",
-        "outside": "8/25",
-        "post": "3/25",
-        "ev_per_chip": "0",
+        "decision": "bet",
+        "forced": False,
+        "bets": [
+            {
+                "action": "bet",
+                "after": None,
+                "gap": None,
+                "posts": [4, 12],
+                "outcomes": [
+                    {"outcome": "inside", "stakes": 1, "chance": "14/25"},
+                    {"outcome": "outside", "stakes": -1, "chance": "8/25"},
+                    {"outcome": "post", "stakes": -2, "chance": "3/25"},
+                ],
+                "ev_per_chip": "0",
+            }
+        ],
     }
+
+
+def test_odds_follow_the_presets_rules() -> None:
+    # Red Dog 7C 7D: trips pay 11 to 1, else a push: +11/25; 4C 5D is a push: 0.
+    code, out = invoke("odds", "7C", "7D", "--preset", "red-dog", "--lang", "en")
+    assert code == 0 and "+11/25" in out and "three of a kind" in out
+    code, out = invoke("odds", "4C", "5D", "--preset", "red-dog", "--lang", "en")
+    assert code == 0 and "EV per chip 0" in flat(out) and "push" in out
+    code, out = invoke("odds", "4C", "5D", "--preset", "red-dog", "--json")
+    assert json.loads(out)["bets"][0]["ev_per_chip"] == "0"
+    # Sheets 7C 7D: a pair is called; without --call the command says so.
+    code, out = invoke("odds", "7C", "7D", "--preset", "sheets", "--lang", "en")
+    assert code == 2 and "--call higher" in flat(out) and "between" not in out.lower()
+    code, out = invoke("odds", "7C", "7D", "--preset", "sheets", "--lang", "pt")
+    assert code == 2 and "indique --call higher" in flat(out)
+    code, out = invoke("odds", "7C", "7D", "--preset", "sheets", "--call", "higher", "--json")
+    bet = json.loads(out)["bets"][0]
+    assert bet["action"] == "higher" and bet["ev_per_chip"] == str(Fraction(28 - 20 - 4, 50))
+    # An ace declared low by the dealer: -31/49 with a 9 seen (not +1/7).
+    args = ["AC", "5D", "--seen", "9H", "-o", "aces=dealer-declares", "--json"]
+    code, out = invoke("odds", *args, "--ace", "low")
+    assert json.loads(out)["bets"][0]["ev_per_chip"] == "-31/49"
+    code, out = invoke("odds", *args, "--ace", "high")
+    assert json.loads(out)["bets"][0]["ev_per_chip"] == "1/7"
+    # Three posts: both gaps, the second at three stakes on a post.
+    code, out = invoke("odds", "3C", "9D", "KH", "--preset", "three-posts", "--lang", "en")
+    assert code == 0 and "Gap 1" in out and "Gap 2" in out and "-3 per chip" in out
+
+
+def test_odds_usage_line_reads_well() -> None:
+    code, out = invoke("odds", "--help")
+    assert code == 0
+    # Typer's usage marks required arguments {X} and optional ones [X].
+    assert "odds [OPTIONS] {POST} {POST} [POST]" in flat(out)
+    assert "{POST POST}" not in out
+    assert "--json" in out and "<bool>" not in out.split("--help")[0]
 
 
 @pytest.mark.parametrize(
@@ -244,8 +305,8 @@ def test_odds_plain_output_shows_cards_and_fractions() -> None:
     ("args", "message"),
     [
         (["4C", "QX"], "'QX' is not a card"),
-        (["4C"], "exactly two posts"),
-        (["4C", "QD", "5H"], "exactly two posts"),
+        (["4C"], "Missing argument"),
+        (["4C", "QD", "5H"], "needs 2 posts under these rules, not 3"),
         (["4C", "QD", "--seen", "5H,ZZ"], "'ZZ' is not a card"),
         (["4C", "QD", "--seen", "4C"], "seen more often than 1 deck"),
         (["4C", "QD", "--decks", "0"], "decks"),
@@ -379,7 +440,7 @@ def test_human_invalid_bet_is_refused_with_the_reason_and_reprompted(tmp_path: P
     record = json.loads(path.read_text(encoding="utf-8"))
     assert record["result"]["terminal"] is True
     assert "bet 999" not in record["actions"]
-    assert record["players"][0] == "Player 0"
+    assert record["players"][0] == "You"
     code, out = invoke("replay", str(path), "--json")
     assert code == 0 and json.loads(out)["terminal"] is True
 
@@ -388,7 +449,167 @@ def test_human_syntax_error_is_explained(tmp_path: Path) -> None:
     # Text that is no action at all gets the parser's message, then the game goes on.
     code, out, _ = _human_game(tmp_path, ["five chips please", "pass"] + ["pass"] * 10)
     assert code == 0
-    assert "'five chips please' is not an In-Between action" in flat(out)
+    assert "'five chips please' is not an action now. You may: pass, bet 1–" in flat(out)
+    # Only what is legal now: no card, no Red Dog raise, no ace call.
+    assert "raise" not in flat(out) and "ace low" not in flat(out)
+
+
+def test_portuguese_commands_and_messages(tmp_path: Path) -> None:
+    # "apostar -1" says at least 1; unknown text lists what is legal now in Portuguese;
+    # "passar" is accepted beside "pass".
+    path = tmp_path / "pt.json"
+    lines = ["apostar -1", "cinco fichas", "passar"] + ["passar"] * 10
+    code, out = invoke(
+        "play",
+        "inbetween",
+        "--seed",
+        "3",
+        "--record",
+        str(path),
+        "--lang",
+        "pt",
+        input="\n".join(lines) + "\n",
+    )
+    assert code == 0, out
+    text = flat(out)
+    assert "'apostar -1': uma aposta é de pelo menos 1" in text
+    assert "'cinco fichas' não é uma ação possível agora. Pode: passar, apostar 1–" in text
+    assert "Possível: passar, apostar 1–" in text
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert "pass" in record["actions"] and "passar" not in record["actions"]
+    assert record["players"][:2] == ["Você", "Bot 1 (ev)"]
+    for english in ("Not accepted", "is not", "Your action", "at least"):
+        assert english not in text
+
+
+def test_bet_minus_one_says_at_least_one(tmp_path: Path) -> None:
+    code, out, _ = _human_game(tmp_path, ["bet -1", "pass"] + ["pass"] * 10)
+    assert code == 0 and "'bet -1': a stake is at least 1" in flat(out)
+
+
+def test_canonical_and_localized_actions() -> None:
+    from aceydeucey.cli.inbetween import canonical_action, localized_action
+
+    pairs = {
+        "passar": "pass",
+        "apostar 2": "bet 2",
+        "acima 3": "higher 3",
+        "abaixo 1": "lower 1",
+        "dividir": "split",
+        "ás baixo": "ace low",
+        "as alto": "ace high",
+        "ases baixos": "aces low",
+        "manter": "stay",
+        "aumentar 1": "raise 1",
+        "BET 4": "bet 4",
+    }
+    for words, canonical in pairs.items():
+        assert canonical_action(words) == canonical
+    for canonical in ("pass", "bet 2", "higher 3", "ace low", "aces high", "stay", "raise 1"):
+        assert canonical_action(localized_action(canonical, "pt")) == canonical
+        assert localized_action(canonical, "en") == canonical
+
+
+def test_an_unwritable_record_path_is_refused_before_play(tmp_path: Path) -> None:
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("not a folder")
+    code, out = invoke(
+        "play", "inbetween", "--bots", "4", "--seed", "1", "--record", str(blocker / "r.json")
+    )
+    assert code == 2 and "cannot write the record to" in flat(out)
+    assert "Round 1" not in out and "Traceback" not in out
+    code, out = invoke(
+        "play", "inbetween", "--bots", "4", "--record", str(tmp_path), "--lang", "pt"
+    )
+    assert code == 2 and "não é possível escrever o registo" in flat(out)
+
+
+def test_another_session_carries_the_standings(tmp_path: Path) -> None:
+    # After the first session: "c" plays another with the same seats; the standings over
+    # both sessions are shown and each session has its own record.
+    path = tmp_path / "s.json"
+    lines = ["pass"] * 6 + ["c"] + ["pass"] * 6 + ["n"]
+    code, out = invoke(
+        "play",
+        "inbetween",
+        "--seed",
+        "5",
+        "--record",
+        str(path),
+        "--lang",
+        "en",
+        "-o",
+        "rounds=1",
+        input="\n".join(lines) + "\n",
+    )
+    assert code == 0, out
+    text = flat(out)
+    assert "Another session with the same seats?" in text
+    assert "Standings after 2 sessions" in text
+    assert path.exists() and (tmp_path / "s-2.json").exists()
+
+
+def test_quit_shows_the_standings_and_resume_continues(tmp_path: Path) -> None:
+    path = tmp_path / "q.json"
+    code, out = invoke(
+        "play",
+        "inbetween",
+        "--seed",
+        "3",
+        "--record",
+        str(path),
+        "--lang",
+        "en",
+        input="quit\n",
+    )
+    assert code == 0 and "Game stopped before the end." in out and "Final standings" in out
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["result"]["terminal"] is False
+    done = tmp_path / "done.json"
+    code, out = invoke(
+        "play",
+        "inbetween",
+        "--resume",
+        str(path),
+        "--record",
+        str(done),
+        "--lang",
+        "en",
+        input="\n".join(["pass"] * 12) + "\n",
+    )
+    assert code == 0, out
+    assert f"Resuming {path}" in flat(out)
+    finished = json.loads(done.read_text(encoding="utf-8"))
+    assert finished["actions"][: len(saved["actions"])] == saved["actions"]
+    assert finished["result"]["terminal"] is True
+    code, out = invoke("play", "inbetween", "--resume", str(done))
+    assert code == 2 and "finished game" in flat(out)
+    code, out = invoke("play", "inbetween", "--resume", str(tmp_path / "none.json"))
+    assert code == 2 and "cannot resume" in flat(out)
+    code, out = invoke("play", "inbetween", "--resume", str(path), "--preset", "sheets")
+    assert code == 2 and "record's own rules" in flat(out)
+
+
+def test_header_shows_options_readably() -> None:
+    code, out = invoke(
+        "play",
+        "inbetween",
+        "--bots",
+        "4",
+        "--seed",
+        "2",
+        "-o",
+        "pairs=split",
+        "-o",
+        "round_limits=1,2,4",
+        "--lang",
+        "en",
+        "--record",
+        "/dev/null",
+    )
+    assert code == 0, out
+    assert "options: pairs=split, round_limits=1,2,4" in out
+    assert "pairs='split'" not in out and "Bot 1 (ev)" in out
 
 
 def test_human_valid_bet_is_played(tmp_path: Path) -> None:
@@ -631,3 +852,11 @@ def test_every_engine_event_has_a_message(options: dict[str, Any]) -> None:
                 assert line is not None
                 assert "=" not in line.plain, (lang, event, line.plain)
     assert seen_kinds
+
+
+def test_later_sessions_name_their_records() -> None:
+    from aceydeucey.cli.inbetween import record_path_after
+
+    assert record_path_after(Path("out/game.json"), 2) == Path("out/game-2.json")
+    assert record_path_after(Path("/dev/null"), 3) == Path("/dev/null")
+    assert record_path_after(None, 2).parent == Path("records")

@@ -12,39 +12,42 @@ from tests.inbetween.inbetween_helpers import new, play
 
 # First cards for seats 2..9 and 0 that stay clear of the example's posts and third cards.
 FILLER = ["2D", "3D", "5D", "6D", "7D", "8D", "TD", "JD", "KD"]
+# The example's pot of 10: the guide seats at most 8, so five players ante 2 each.
+EXAMPLE = {"players": 5, "ante": 2}
+FILL = FILLER[:4]  # first cards of seats 2, 3, 4 and 0
 
 
 def test_worked_example_inside_wins_one_stake() -> None:
     # Seed 000 §07: posts 4♣ and Q♦, stake 2, pot 10; the 9♥ is strictly between:
-    # the player gains 2 and the pot falls to 8.  Ten players ante 1 each: pot 10.
-    state = new(players=10)
+    # the player gains 2 and the pot falls to 8.  Five players ante 2 each: pot 10.
+    state = new(**EXAMPLE)
     assert state.pot == 10
-    state = play(state, "4C", *FILLER, "QD", "bet 2")
+    state = play(state, "4C", *FILL, "QD", "bet 2")
     after = play(state, "9H")
-    assert after.chips[1] == 99 + 2
+    assert after.chips[1] == 98 + 2
     assert after.pot == 8
     assert after.observation(1)["last_event"]["outcome"] == "inside"
 
 
 def test_worked_example_post_loses_two_stakes() -> None:
     # Seed 000 §07: had the Q♠ come, its rank hits a post: lose 4, the pot becomes 14.
-    state = play(new(players=10), "4C", *FILLER, "QD", "bet 2", "QS")
-    assert state.chips[1] == 99 - 4
+    state = play(new(**EXAMPLE), "4C", *FILL, "QD", "bet 2", "QS")
+    assert state.chips[1] == 98 - 4
     assert state.pot == 14
 
 
 def test_outside_loses_one_stake() -> None:
     # §04: a third card outside the posts loses one stake (the K is above the Q).
-    state = play(new(players=10), "4C", *FILLER, "QD", "bet 2", "KH")
-    assert state.chips[1] == 99 - 2
+    state = play(new(**EXAMPLE), "4C", *FILL, "QD", "bet 2", "KH")
+    assert state.chips[1] == 98 - 2
     assert state.pot == 12
 
 
 def test_suits_never_matter() -> None:
     # §02/§07: the 9 of any suit is inside 4-Q, the Q of any suit is a post.
     for third, delta in (("9C", 2), ("9S", 2), ("QH", -4), ("QC", -4)):
-        state = play(new(players=10), "4C", *FILLER, "QD", "bet 2", third)
-        assert state.chips[1] == 99 + delta
+        state = play(new(**EXAMPLE), "4C", *FILL, "QD", "bet 2", third)
+        assert state.chips[1] == 98 + delta
 
 
 def test_everyone_including_the_dealer_antes_one() -> None:
@@ -216,14 +219,14 @@ def test_worked_example_at_a_table_with_a_stacked_deck() -> None:
     # then 9♥.  The record replays to the same state.
     from aceydeucey import Stacked, Table, replay
 
-    state = new(players=10)
-    agents = [Script() for _ in range(10)]
+    state = new(**EXAMPLE)
+    agents = [Script() for _ in range(5)]
     agents[1] = Script("bet 2")
-    table = Table(state.game, agents, chance=Stacked(["4C", *FILLER, "QD", "9H"]))
-    for _ in range(len(FILLER) + 4):
+    table = Table(state.game, agents, chance=Stacked(["4C", *FILL, "QD", "9H"]))
+    for _ in range(len(FILL) + 4):
         table.step()
     after = table.state
-    assert after.chips[1] == 101 and after.pot == 8  # type: ignore[attr-defined]
+    assert after.chips[1] == 100 and after.pot == 8  # type: ignore[attr-defined]
     assert table.record.actions[-2:] == ["bet 2", "9H"]
     assert replay(table.record) == after
 

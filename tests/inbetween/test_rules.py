@@ -57,9 +57,26 @@ def test_overrides_keep_the_preset_name() -> None:
 def test_module_doctests() -> None:
     import doctest
 
+    import aceydeucey.cli.inbetween as cli
+    import aceydeucey.cli.inbetween_ui as ui
     import aceydeucey.inbetween as package
-    from aceydeucey.inbetween import actions, odds
+    from aceydeucey.inbetween import actions, odds, rules
 
-    for module in (package, actions, odds):
+    for module in (package, actions, odds, rules, cli, ui):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__
+
+
+def test_the_guide_seats_two_to_eight() -> None:
+    # Seed 000 §02 "For 2-8 players" (seed 003: "Para 2-8 jogadores"): 9 or 10 are refused
+    # with a coded error in both languages; other presets keep their own range.
+    from aceydeucey.core.errors import RulesError
+
+    assert Rules.resolve(players=8).players == 8
+    for players in (9, 10):
+        with pytest.raises(RulesError) as info:
+            Rules.resolve(players=players)
+        assert info.value.code == "ib_rules.players_for_preset"
+        assert "2 to 8 players" in str(info.value)
+        assert "2 a 8 jogadores" in info.value.render("pt")
+    assert Rules.resolve(preset="sheets", players=10).players == 10

@@ -191,7 +191,8 @@ def test_each_adjacent_rule_has_its_own_sentence(choice: str) -> None:
 )
 def test_each_pair_rule_has_its_own_sentence(choice: str, phrase: str) -> None:
     # Pair posts: per SOURCES.md and seeds 001/002; pair_win=5 shows in the "win" case.
-    assert phrase in flat(sheet(pairs=choice, pair_win=5))
+    extra = {"pair_win": 5} if choice == "win" else {}
+    assert phrase in flat(sheet(pairs=choice, **extra))
 
 
 def test_higher_lower_pairs_get_their_own_example() -> None:
@@ -208,7 +209,7 @@ def test_higher_lower_pairs_get_their_own_example() -> None:
 def test_ace_pair_and_ace_third_rules() -> None:
     # Seed 002's ace rules: an ace on a pair of aces costs four times; an ace as third
     # card against any pair loses.
-    text = flat(sheet(ace_pair_multiplier=4, ace_third_loses=True))
+    text = flat(sheet(pairs="higher-lower", ace_pair_multiplier=4, ace_third_loses=True))
     assert "A third ace against a pair of aces costs 4 stakes." in text
     assert "An ace as third card against any other pair loses." in text
 
@@ -260,7 +261,7 @@ def test_reshuffle_policies() -> None:
 def test_dealer_by_draw() -> None:
     # dealer="draw": one card each, the highest deals.
     assert "the highest deals" in flat(sheet(dealer="draw"))
-    assert "Seat 2 deals first." in flat(sheet(dealer=2))
+    assert "Seat 3 deals first." in flat(sheet(dealer=2))  # seats count from 1 on screen
 
 
 def test_changed_options_are_listed() -> None:

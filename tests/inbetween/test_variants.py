@@ -238,7 +238,7 @@ def test_action_values_stay_exact_through_random_games(options: dict[str, object
 
 def test_new_events_are_narrated_in_both_languages() -> None:
     # The table narrates the declaration, the fee and the set-aside card (no card shown).
-    from aceydeucey.inbetween.ui import event_text
+    from aceydeucey.cli.inbetween_ui import event_text
 
     names = ["Ann", "Bob", "Cy"]
     events = [

@@ -1,20 +1,27 @@
 """Terminal commands of In-Between: ``play inbetween``, ``rules inbetween`` and ``odds``.
 
-The commands are thin: they resolve the rules with the engine's ``Rules``,
-parse cards and actions with the engine's parsers, run the game on the core
-``Table`` and render observations with :mod:`aceydeucey.inbetween.ui`.
+The commands are thin: they resolve the rules with the engine's ``Rules``, build the game
+with ``load_game``, run it on the core ``Table`` and render observations with
+:mod:`aceydeucey.cli.inbetween_ui`.  They hold no rules: the odds of the decision at hand
+(``odds``, and ``?`` in play) come from ``inbetween.odds`` (``posts_odds``,
+``decision_odds``), the function the EV bot uses.
 
-``--option key=value`` (repeatable) passes any rule option; values are read as
-``int`` when they look like one, ``true``/``false`` as booleans, a comma list of
-whole numbers as a tuple (``spread_pays=6,4,2,1``), anything else as text.  The
-engine validates them and its message reaches the user.
+``--option key=value`` (repeatable) passes any rule option, read by the option's type; the
+engine validates it and its message reaches the user in the chosen language.
+
+In play, the player may type the canonical actions (``pass``, ``bet 2``, ``higher 1``,
+``ace low``, ...) or their Portuguese words (``passar``, ``apostar 2``, ``acima 1``,
+``ás baixo``, ...): they are translated here, at the edge, into canonical action text.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
+from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -27,24 +34,27 @@ from aceydeucey.cli.common import (
     parse_options,
     resolve_lang,
 )
-from aceydeucey.core.errors import AceyDeuceyError
+from aceydeucey.core.errors import AceyDeuceyError, ActionSyntaxError
 from aceydeucey.inbetween.rules import InBetweenRules
 from aceydeucey.locale import t
 
 if TYPE_CHECKING:
-    from fractions import Fraction
-
     from rich.console import Console
 
-    from aceydeucey.core.game import Action, State
+    from aceydeucey.core.game import Action, Game, State
+    from aceydeucey.core.record import Record
 
-__all__ = ["register"]
+__all__ = ["canonical_action", "localized_action", "register"]
 
 _DOMAIN = "inbetween"
 
 PresetOption = Annotated[
     str | None,
-    typer.Option("--preset", help="Rules preset: guide (default), banker, sheets, red-dog, ..."),
+    typer.Option(
+        "--preset",
+        metavar="NAME",
+        help="Rules preset: guide (default), banker, sheets, red-dog, three-posts.",
+    ),
 ]
 
 
@@ -53,6 +63,11 @@ def register(app: typer.Typer, play: typer.Typer, rules: typer.Typer, analyze: t
     play.command("inbetween")(play_inbetween)
     rules.command("inbetween")(rules_inbetween)
     app.command("odds")(odds_command)
+
+
+def _fail(exc: Exception, lang: str) -> NoReturn:
+    """An engine error in the user's language (no traceback)."""
+    fail(exc.render(lang) if isinstance(exc, AceyDeuceyError) else str(exc))
 
 
 # -- rules ----------------------------------------------------------------------
@@ -67,7 +82,7 @@ def rules_inbetween(
     from aceydeucey.inbetween.sheet import rules_sheet
 
     lang = resolve_lang(lang)
-    rules = _resolve_rules(preset, parse_options(InBetweenRules, option, lang))
+    rules = _resolve_rules(preset, parse_options(InBetweenRules, option, lang), lang)
     console.print(rules_sheet(rules, lang), markup=False)
 
 
@@ -75,61 +90,151 @@ def rules_inbetween(
 
 
 def odds_command(
-    posts: Annotated[
-        list[str], typer.Argument(help="The two posts, e.g. 4C QD.", metavar="POST POST")
-    ],
+    post1: Annotated[str, typer.Argument(metavar="POST", help="The first post, e.g. 4C.")],
+    post2: Annotated[str, typer.Argument(metavar="POST", help="The second post, e.g. QD.")],
+    post3: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="POST", help="The third post (three posts only).", show_default=False
+        ),
+    ] = None,
     seen: Annotated[
         str | None,
-        typer.Option("--seen", help="Cards already seen this shuffle, e.g. 5H,5S,QS."),
+        typer.Option("--seen", metavar="CARDS", help="Cards already seen this shuffle: 5H,5S,QS."),
+    ] = None,
+    call: Annotated[
+        str | None,
+        typer.Option(
+            "--call", metavar="higher|lower", help="The call on a pair, where pairs are called."
+        ),
+    ] = None,
+    ace: Annotated[
+        str | None,
+        typer.Option(
+            "--ace",
+            metavar="low|high",
+            help="Call an ace: the first post's (aces=first-card) or the round's "
+            "(aces=dealer-declares).",
+        ),
     ] = None,
     preset: PresetOption = None,
-    decks: Annotated[int | None, typer.Option("--decks", help="Number of decks.")] = None,
+    decks: Annotated[
+        int | None, typer.Option("--decks", metavar="N", help="Number of decks.")
+    ] = None,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print the four fractions as JSON.")
+        bool, typer.Option("--json", metavar="", help="Print the odds as JSON (exact fractions).")
     ] = False,
     option: OptionsOption = None,
     lang: LangOption = None,
 ) -> None:
-    """Exact odds of the third card against two posts, and the EV of one chip staked."""
+    """Exact odds of the decision two posts put to a player, under the chosen rules."""
     from aceydeucey.cards import Card, parse_cards
+    from aceydeucey.inbetween.odds import posts_odds
 
     lang = resolve_lang(lang)
     options = parse_options(InBetweenRules, option, lang)
     if decks is not None:
         options["decks"] = decks
-    rules = _resolve_rules(preset, options)
-    if len(posts) != 2:
-        fail(f"odds needs exactly two posts, got {len(posts)}: {' '.join(posts) or 'none'}")
+    rules = _resolve_rules(preset, options, lang)
+    if call is not None and call not in ("higher", "lower"):
+        fail(t("cli", "error.option_syntax", lang, text=f"--call {call}"))
+    if ace is not None and ace not in ("low", "high"):
+        fail(t("cli", "error.option_syntax", lang, text=f"--ace {ace}"))
     try:
-        cards = [Card.from_text(p) for p in posts]
+        posts = [Card.from_text(p) for p in (post1, post2, post3) if p is not None]
         seen_cards = parse_cards(seen) if seen else []
-        result = _post_odds(cards[0], cards[1], seen_cards, rules)
-    except AceyDeuceyError as exc:
-        fail(str(exc))
-    inside, outside, post, ev = result
-    if as_json:
-        print(
-            json.dumps(
-                {
-                    "inside": str(inside),
-                    "outside": str(outside),
-                    "post": str(post),
-                    "ev_per_chip": str(ev),
-                }
-            )
+        odds = posts_odds(
+            rules,
+            posts,
+            seen_cards,
+            call=call,  # type: ignore[arg-type]
+            ace_low=None if ace is None else ace == "low",
         )
+    except (AceyDeuceyError, ValueError) as exc:
+        _fail(exc, lang)
+    if as_json:
+        print(json.dumps(_odds_json(odds)))
         return
     from rich.text import Text
 
-    from aceydeucey.inbetween.ui import cards_text, odds_text
+    from aceydeucey.cli.inbetween_ui import cards_text, decision_view, seen_text
 
     head = Text(t(_DOMAIN, "ui.posts", lang) + "  ", style="bold")
-    head.append_text(cards_text([str(c) for c in cards], "  "))
+    head.append_text(cards_text([str(c) for c in posts], "  "))
     if seen_cards:
         head.append("   " + t(_DOMAIN, "ui.seen", lang, count=len(seen_cards)) + " ")
-        head.append_text(cards_text([str(c) for c in seen_cards]))
+        head.append_text(seen_text([str(c) for c in seen_cards]))
     console.print(head)
-    console.print(odds_text(inside, outside, post, ev, lang))
+    console.print(decision_view(odds, lang))
+
+
+def _odds_json(odds: Any) -> dict[str, Any]:
+    return {
+        "decision": odds.decision,
+        "forced": odds.forced,
+        "bets": [
+            {
+                "action": bet.action,
+                "after": bet.after,
+                "gap": bet.gap,
+                "posts": list(bet.posts),
+                "outcomes": [
+                    {"outcome": name, "stakes": stakes, "chance": str(chance)}
+                    for name, stakes, chance in bet.outcomes
+                ],
+                "ev_per_chip": str(bet.ev_per_chip),
+            }
+            for bet in odds.bets
+        ],
+    }
+
+
+# -- words: canonical actions and the player's language --------------------------
+
+_WORDS = ("pass", "bet", "higher", "lower", "split", "stay", "raise", "quit")
+_PHRASES = ("ace low", "ace high", "aces low", "aces high")
+
+
+def _plain(text: str) -> str:
+    """Lower case without accents: ``Ás baixo`` → ``as baixo``."""
+    decomposed = unicodedata.normalize("NFD", text.strip().lower())
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+
+
+def _aliases() -> dict[str, str]:
+    """Every language's word (accents optional) → the canonical word or phrase."""
+    out: dict[str, str] = {}
+    for lang in ("en", "pt"):
+        for word in (*_WORDS, *_PHRASES):
+            out[_plain(t(_DOMAIN, "cmd." + word.replace(" ", "_"), lang))] = word
+    out.update({"alta": "higher", "baixa": "lower", "mais alta": "higher", "mais baixa": "lower"})
+    return out
+
+
+def canonical_action(text: str) -> str:
+    """The player's words as canonical action text: ``apostar 2`` → ``bet 2``.
+
+    >>> canonical_action("Apostar 2"), canonical_action("ás baixo"), canonical_action("bet 3")
+    ('bet 2', 'ace low', 'bet 3')
+    """
+    plain = _plain(text)
+    aliases = _aliases()
+    if plain in aliases:
+        return aliases[plain]
+    head, _, rest = plain.rpartition(" ")
+    if head in aliases and rest:
+        return f"{aliases[head]} {rest}"
+    return text.strip()
+
+
+def localized_action(action: str, lang: str) -> str:
+    """A canonical action in the player's words: ``bet 2`` → ``apostar 2`` in Portuguese."""
+    if action in _PHRASES or action in _WORDS:
+        return t(_DOMAIN, "cmd." + action.replace(" ", "_"), lang)
+    word, _, rest = action.partition(" ")
+    if word in _WORDS:
+        return f"{t(_DOMAIN, 'cmd.' + word, lang)} {rest}".strip()
+    return action
 
 
 # -- play -----------------------------------------------------------------------
@@ -138,84 +243,211 @@ def odds_command(
 def play_inbetween(
     preset: PresetOption = None,
     players: Annotated[
-        int | None, typer.Option("--players", help="Number of seats (default: the preset's).")
+        int | None,
+        typer.Option("--players", metavar="N", help="Number of seats (default: the preset's)."),
     ] = None,
     bots: Annotated[
         int | None,
-        typer.Option("--bots", help="Bot seats (default players-1; = players to watch bots)."),
+        typer.Option(
+            "--bots", metavar="N", help="Bot seats (default players-1; = players to watch bots)."
+        ),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Reproducible shuffles (default: OS randomness).")
+        int | None,
+        typer.Option("--seed", metavar="N", help="Reproducible shuffles (default: OS randomness)."),
     ] = None,
-    bot: Annotated[str, typer.Option("--bot", help="Bot kind: random or ev.")] = "ev",
+    bot: Annotated[
+        str, typer.Option("--bot", metavar="KIND", help="Bot kind: random or ev.")
+    ] = "ev",
     option: OptionsOption = None,
     record: Annotated[
         Path | None,
-        typer.Option("--record", help="Where to save the record (default records/...)."),
+        typer.Option(
+            "--record", metavar="FILE", help="Where to save the record (default records/...)."
+        ),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume", metavar="RECORD", help="Continue the unfinished game of a saved record."
+        ),
     ] = None,
     lang: LangOption = None,
 ) -> None:
-    """Play In-Between in the terminal: you are seat 0, bots take the other seats."""
+    """Play In-Between in the terminal: you take the first seat, bots take the others."""
+    from aceydeucey.cli.inbetween_ui import final_view, standings_view
     from aceydeucey.core.chance import Seeded, SystemChance
+    from aceydeucey.core.registry import load_game
     from aceydeucey.core.table import Table
     from aceydeucey.inbetween.bots import BOTS
-    from aceydeucey.inbetween.ui import final_view
 
     lang = resolve_lang(lang)
-    options = parse_options(InBetweenRules, option, lang)
-    if players is not None:
-        options["players"] = players
-    rules = _resolve_rules(preset, options)
-    game = _make_game(rules)
+    resumed: tuple[Record, State] | None = None
+    if resume is not None:
+        if preset is not None or option or players is not None:
+            fail(t(_DOMAIN, "ui.resume_rules", lang))
+        resumed = _load_resume(resume, lang)
+        game = resumed[0].make_game()
+    else:
+        options = parse_options(InBetweenRules, option, lang)
+        if players is not None:
+            options["players"] = players
+        chosen = _resolve_rules(preset, options, lang)
+        try:
+            game = load_game("inbetween", **chosen.to_dict())
+        except AceyDeuceyError as exc:
+            _fail(exc, lang)
+    rules: Any = game.rules
     n = game.num_players
     bot_seats = n - 1 if bots is None else bots
     if not 0 <= bot_seats <= n:
         fail(t(_DOMAIN, "error.bots_range", lang, players=n, bots=bot_seats))
     if bot not in BOTS:
         fail(t(_DOMAIN, "error.unknown_bot", lang, bot=bot, accepted=", ".join(BOTS)))
+    path = record or default_record_path("inbetween")
+    _check_writable(path, lang)
     humans = n - bot_seats
-    names = [
-        t(_DOMAIN, "ui.you", lang, n=i)
+    names = seat_names(humans, n, bot, lang)
+    agents: list[Any] = [
+        HumanAgent(names, lang, console)
         if i < humans
-        else t(_DOMAIN, "ui.bot_name", lang, n=i, kind=bot)
+        else make_bot(bot, None if seed is None else seed * 1000 + i)
         for i in range(n)
     ]
-    # Humans take the first seats (the human is seat 0), bots the rest.
-    agents: list[Any] = []
-    for i in range(n):
-        if i < humans:
-            agents.append(HumanAgent(i, names, lang, console, rules))
-        else:
-            agents.append(make_bot(bot, None if seed is None else seed * 1000 + i))
     viewer = 0 if humans else None
     narrator = Narrator(names, lang, console, viewer=viewer)
     chance = Seeded(seed) if seed is not None else SystemChance()
-    table = Table(game, agents, chance=chance, names=names, listeners=[narrator])
-    console.print(t(_DOMAIN, "ui.welcome", lang, rules=rules.describe()), style="bold")
+    console.print(t(_DOMAIN, "ui.welcome", lang, preset=rules.preset), style="bold")
+    changes = rules.changes()
+    if changes:
+        shown = ", ".join(f"{k}={v}" for k, v in changes)
+        console.print(t(_DOMAIN, "ui.options", lang, changes=shown), style="dim")
     if seed is not None:
         console.print(t(_DOMAIN, "ui.seed", lang, seed=seed), style="dim")
-    narrator.show(table.state)
-    stopped = False
-    try:
-        result = table.play()
-    except QuitGame:
-        stopped = True
-        table.record.finish(table.state)
-        result = table.record
-    final: State = table.state
-    if stopped:
-        console.print(t(_DOMAIN, "ui.quit", lang), style="yellow")
-    else:
+    tally = [Fraction(0)] * n
+    sessions = 0
+    while True:
+        table = Table(game, agents, chance=chance, names=names, listeners=[narrator])
+        if resumed is not None:
+            table.state = resumed[1]
+            table.record.actions = list(resumed[0].actions)
+            console.print(
+                t(_DOMAIN, "ui.resumed", lang, path=str(resume), count=len(resumed[0].actions))
+            )
+            resumed = None
+        narrator.show(table.state)
+        stopped = False
+        try:
+            result = table.play()
+        except QuitGame:
+            stopped = True
+            table.record.finish(table.state)
+            result = table.record
+        final: State = table.state
+        if stopped:
+            console.print(t(_DOMAIN, "ui.quit", lang), style="yellow")
         obs = final.observation(0)
         outcome = obs.get("outcome") or {}
-        returns = outcome.get("returns") or [str(r) for r in final.returns()]
-        winners = outcome.get("winners") or []
+        returns = [
+            Fraction(r) for r in (outcome.get("returns") or obs.get("returns") or final.returns())
+        ]
+        winners = list(outcome.get("winners") or obs.get("winners") or [])
+        if not winners:
+            best = max(returns)
+            winners = [i for i, r in enumerate(returns) if r == best]
         start = rules.starting_chips if rules.banking == "shared" else None
-        chips = obs.get("chips") or []
+        chips = list(obs.get("chips") or [])
         console.print(final_view(returns, winners, names, chips, lang, starting_chips=start))
-    path = record or default_record_path("inbetween")
-    saved = result.save(path)
-    console.print(t(_DOMAIN, "ui.record_saved", lang, path=str(saved)))
+        sessions += 1
+        tally = [a + b for a, b in zip(tally, returns, strict=True)]
+        if sessions > 1:
+            console.print(standings_view(tally, names, lang, sessions=sessions))
+        saved = _save(result, path, lang)
+        console.print(t(_DOMAIN, "ui.record_saved", lang, path=str(saved)))
+        if stopped or not humans:
+            return
+        answer = _ask_again(lang)
+        if answer == "n":
+            return
+        if answer == "r":
+            tally, sessions = [Fraction(0)] * n, 0
+        path = record_path_after(record, sessions + 1)
+        _check_writable(path, lang)
+
+
+def seat_names(humans: int, seats: int, bot: str, lang: str) -> list[str]:
+    """One naming everywhere: "You" (or "Player 1", "Player 2" with several people), then
+    "Bot 1 (ev)", "Bot 2 (ev)", ...: people and bots each counted from 1."""
+    names = []
+    for i in range(seats):
+        if i < humans:
+            names.append(
+                t(_DOMAIN, "ui.you", lang)
+                if humans == 1
+                else t(_DOMAIN, "ui.player_n", lang, n=i + 1)
+            )
+        else:
+            names.append(t(_DOMAIN, "ui.bot_name", lang, n=i - humans + 1, kind=bot))
+    return names
+
+
+def record_path_after(record: Path | None, session: int) -> Path:
+    """The record of a later session: ``--record`` with ``-2``, ``-3``..., else a new default."""
+    if record is None:
+        return default_record_path("inbetween")
+    if record.exists() and not record.is_file():  # a device such as /dev/null: keep it
+        return record
+    return record.with_name(f"{record.stem}-{session}{record.suffix}")
+
+
+def _ask_again(lang: str) -> str:
+    console.print(t(_DOMAIN, "ui.again", lang), style="bold")
+    while True:
+        try:
+            text = console.input(f"[bold cyan]{t(_DOMAIN, 'ui.again_prompt', lang)}:[/] ")
+        except EOFError:
+            console.print()
+            return "n"
+        choice = _plain(text)[:1]
+        if choice in ("c", "r", "n", "q", "s"):
+            return "n" if choice in ("q", "s") else choice
+
+
+def _check_writable(path: Path, lang: str) -> None:
+    """Refuse, before play starts, a record path that cannot be written."""
+    existed = path.exists()
+    try:
+        if path.is_dir():
+            raise IsADirectoryError(21, "is a directory")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        fail(t(_DOMAIN, "ui.record_unwritable", lang, path=str(path), reason=exc.strerror or exc))
+    if not existed:
+        path.unlink()
+
+
+def _save(result: Record, path: Path, lang: str) -> Path:
+    try:
+        return result.save(path)
+    except OSError as exc:
+        fail(t(_DOMAIN, "ui.record_unwritable", lang, path=str(path), reason=exc.strerror or exc))
+
+
+def _load_resume(path: Path, lang: str) -> tuple[Record, State]:
+    from aceydeucey.core.record import Record, replay
+
+    try:
+        record = Record.load(path)
+        if record.game != "inbetween":
+            fail(t(_DOMAIN, "ui.resume_bad", lang, path=str(path), reason=record.game))
+        state = replay(record)
+    except AceyDeuceyError as exc:
+        fail(t(_DOMAIN, "ui.resume_bad", lang, path=str(path), reason=exc.render(lang)))
+    if state.is_terminal():
+        fail(t(_DOMAIN, "ui.resume_finished", lang, path=str(path)))
+    return record, state
 
 
 # -- seats and narration -------------------------------------------------------
@@ -225,32 +457,47 @@ class QuitGame(Exception):
     """The human typed ``quit`` (or input ended): stop and save what was played."""
 
 
+_NEGATIVE = re.compile(r"^(\D+?)\s+-\d+$")
+
+
 class HumanAgent:
     """A seat played from the terminal: shows the table, prompts, re-prompts on bad input.
 
-    Typing ``odds`` or ``?`` shows the odds of the current posts (from the
-    observation's posts and seen cards); ``quit`` stops the game.
+    ``?`` (or ``odds``) shows the odds of the decision at hand from ``odds.decision_odds``;
+    ``quit`` (``sair``) stops the game.  It learns the rules when seated.
     """
 
     name = "human"
 
-    def __init__(self, seat: int, names: list[str], lang: str, out: Console, rules: Any) -> None:
-        self.seat = seat
+    def __init__(self, names: list[str], lang: str, out: Console) -> None:
         self.names = names
         self.lang = lang
         self.out = out
-        self.rules = rules
+        self.rules: Any = None
+        self.seat = 0
         self._shown: dict[str, Any] | None = None
+        self._obs: dict[str, Any] = {}
+
+    def seated(self, game: Game, seat: int) -> None:
+        self.rules = game.rules
+        self.seat = seat
+
+    def legal_text(self, observation: dict[str, Any]) -> str:
+        from aceydeucey.cli.inbetween_ui import compact_actions
+
+        legal = [localized_action(a, self.lang) for a in observation.get("legal_actions") or []]
+        return compact_actions(legal)
 
     def act(self, observation: dict[str, Any]) -> str:
-        from aceydeucey.inbetween.ui import compact_actions, table_view
+        from aceydeucey.cli.inbetween_ui import table_view
 
+        self._obs = observation
         if observation != self._shown:
             self._shown = observation
             self.out.print(table_view(observation, self.names, self.lang))
-            legal = list(observation["legal_actions"])
+            self.show_gap(observation)
             self.out.print(
-                t(_DOMAIN, "ui.your_turn", self.lang, actions=compact_actions(legal)),
+                t(_DOMAIN, "ui.your_turn", self.lang, actions=self.legal_text(observation)),
                 style="bold",
             )
         while True:
@@ -260,53 +507,67 @@ class HumanAgent:
                 self.out.print()
                 raise QuitGame from None
             text = text.strip()
-            if text.lower() in ("odds", "?"):
+            plain = _plain(text)
+            if plain in ("odds", "?", "probabilidades"):
                 self.show_odds(observation)
                 continue
-            if text.lower() in ("quit", "exit", "q"):
+            if plain in ("quit", "exit", "q", "sair"):
                 raise QuitGame
-            if text:
-                return text
+            if not text:
+                continue
+            negative = _NEGATIVE.match(text)
+            if negative:
+                low = observation.get("min_stake") or 1
+                self.out.print(
+                    t(_DOMAIN, "ui.at_least", self.lang, text=text, min=low), style="red"
+                )
+                continue
+            return canonical_action(text)
+
+    def show_gap(self, observation: dict[str, Any]) -> None:
+        """Three posts: which gap the bet is on, and that the second bet is compulsory."""
+        from aceydeucey.cards import Card
+
+        gap = observation.get("gap")
+        posts = observation.get("posts") or []
+        if not gap or len(posts) < 3 or not observation.get("legal_actions"):
+            return
+        a, b = (Card.from_text(c).symbol() for c in posts[gap - 1 : gap + 1])
+        self.out.print(t(_DOMAIN, "ui.gap", self.lang, gap=gap, a=a, b=b), style="bold")
+        if "pass" not in observation["legal_actions"]:
+            self.out.print(t(_DOMAIN, "ui.compulsory", self.lang), style="yellow")
 
     def rejected(self, choice: Any, error: Exception) -> None:
-        self.out.print(t(_DOMAIN, "ui.rejected", self.lang, reason=str(error)), style="red")
+        if isinstance(error, ActionSyntaxError):
+            message = t(
+                _DOMAIN,
+                "ui.not_understood",
+                self.lang,
+                text=str(choice),
+                actions=self.legal_text(self._obs),
+            )
+            self.out.print(message, style="red")
+            return
+        reason = error.render(self.lang) if isinstance(error, AceyDeuceyError) else str(error)
+        self.out.print(t(_DOMAIN, "ui.rejected", self.lang, reason=reason), style="red")
 
     def show_odds(self, observation: dict[str, Any]) -> None:
-        """Odds of the posts in play, from the observation's posts and seen cards."""
-        from rich.text import Text
+        """The odds of the decision at hand (bets, calls, ace calls, split, Red Dog raise)."""
+        from aceydeucey.cli.inbetween_ui import decision_view
+        from aceydeucey.inbetween.odds import decision_odds
 
-        from aceydeucey.cards import Card
-        from aceydeucey.inbetween.ui import odds_text
-
-        posts = [Card.from_text(c) for c in observation.get("posts") or []]
-        gap = int(observation.get("gap") or 1)
-        pair = posts[gap - 1 : gap + 1]
-        if len(pair) < 2:
+        try:
+            odds = decision_odds(self.rules, observation)
+        except (AceyDeuceyError, ValueError) as exc:
+            text = exc.render(self.lang) if isinstance(exc, AceyDeuceyError) else str(exc)
+            self.out.print(text, style="red")
+            return
+        if odds.decision == "none":
             self.out.print(t(_DOMAIN, "ui.no_odds", self.lang), style="yellow")
             return
-        # ``seen`` holds the posts too; the odds want the other cards only.
-        seen = [Card.from_text(c) for c in observation.get("seen") or []]
-        for post in pair:
-            if post in seen:
-                seen.remove(post)
-        legal = observation.get("legal_actions") or []
-        calls = [c for c in ("higher", "lower") if any(a.startswith(c) for a in legal)]
-        for call in calls or ["between"]:
-            try:
-                inside, outside, post_p, ev = _post_odds(
-                    pair[0],
-                    pair[1],
-                    seen,
-                    self.rules,
-                    ace_low=bool(observation.get("ace_low")),
-                    call=call,
-                )
-            except (AceyDeuceyError, ValueError) as exc:
-                self.out.print(str(exc), style="red")
-                return
-            if call != "between":
-                self.out.print(Text(call, style="bold"))
-            self.out.print(odds_text(inside, outside, post_p, ev, self.lang))
+        self.out.print(
+            decision_view(odds, self.lang, word=lambda a: localized_action(a, self.lang))
+        )
 
 
 def make_bot(kind: str, seed: int | None) -> Any:
@@ -331,21 +592,24 @@ class Narrator:
         self._round: Any = None
 
     def __call__(self, before: State, action: Action, after: State) -> None:
-
-        from aceydeucey.inbetween.ui import event_text, table_view
+        from aceydeucey.cli.inbetween_ui import event_text, table_view
 
         obs = after.observation(self.viewer if self.viewer is not None else 0)
         event = obs.get("last_event")
         # The transition's own event first, then what followed it automatically
         # (a new round, a refilled pot, the end of the session).
         events = [event, *event.get("after", [])] if event else []
+        outcome = obs.get("outcome")
         for each in events:
+            if each.get("kind") == "over" and isinstance(outcome, dict):
+                each = {**each, **outcome}
             line = event_text(
                 each,
                 self.names,
                 self.lang,
                 posts=obs.get("posts") or (),
                 house=obs.get("bank") is not None,
+                you=self.viewer,
             )
             if line is not None:
                 self.out.print(line)
@@ -355,7 +619,7 @@ class Narrator:
 
     def show(self, state: State) -> None:
         """Print the table as the viewer (or, watching bots, seat 0) sees it."""
-        from aceydeucey.inbetween.ui import table_view
+        from aceydeucey.cli.inbetween_ui import table_view
 
         obs = state.observation(self.viewer if self.viewer is not None else 0)
         self._round = obs.get("round")
@@ -365,44 +629,12 @@ class Narrator:
 # -- helpers --------------------------------------------------------------------
 
 
-def _resolve_rules(preset: str | None, options: dict[str, Any]) -> Any:
+def _resolve_rules(preset: str | None, options: dict[str, Any], lang: str) -> Any:
     from aceydeucey.inbetween.rules import Rules
 
     try:
         return Rules.resolve(preset=preset, **options)
     except AceyDeuceyError as exc:
-        fail(str(exc))
+        _fail(exc, lang)
     except TypeError as exc:  # a dataclass refusing an argument
         fail(str(exc))
-
-
-def _make_game(rules: Any) -> Any:
-    from aceydeucey.inbetween.game import InBetweenGame
-
-    try:
-        return InBetweenGame(rules)
-    except AceyDeuceyError as exc:
-        fail(str(exc))
-
-
-def _post_odds(
-    first: Any,
-    second: Any,
-    seen: list[Any],
-    rules: Any,
-    *,
-    ace_low: bool = False,
-    call: str = "between",
-) -> tuple[Fraction, Fraction, Fraction, Fraction]:
-    from aceydeucey.inbetween.odds import post_odds
-
-    result = post_odds(
-        first,
-        second,
-        seen,
-        decks=rules.decks,
-        ace_low=ace_low,
-        rules=rules,
-        call=call,  # type: ignore[arg-type]
-    )
-    return result.inside, result.outside, result.post, result.ev_per_chip

@@ -2,10 +2,23 @@
 
 Everything is a ``Fraction`` computed from the cards still unseen; simulation only checks it.
 
+One function answers for the decision at hand, for every front end and the EV bot:
+``decision_odds(rules, observation)`` (a seat's observation, the rules given explicitly)
+and ``posts_odds(rules, posts, seen, call=..., ace_low=...)`` (posts and seen cards alone,
+the ``odds`` command).  Both return a ``DecisionOdds``: the kind of decision, each stake's
+``BetOdds`` (outcomes, signed stakes, chances, EV per chip) and, from an observation, every
+legal action's exact value.
+
+>>> from aceydeucey.cards import Card
+>>> from aceydeucey.inbetween.rules import Rules
+>>> red_dog = Rules.resolve(preset="red-dog")
+>>> odds = posts_odds(red_dog, [Card.from_text("7C"), Card.from_text("7D")])
+>>> odds.decision, odds.bets[0].ev_per_chip   # trips pay 11 to 1, anything else pushes
+('trips', Fraction(11, 25))
+
 ``seen`` never includes the posts: the functions remove the posts and ``seen`` from
 ``decks`` full decks.  Suits never matter, so the unseen cards are counted by rank.
 
->>> from aceydeucey.cards import Card
 >>> odds = post_odds(Card.from_text("4C"), Card.from_text("QD"))
 >>> odds.inside, odds.post, odds.outside
 (Fraction(14, 25), Fraction(3, 25), Fraction(8, 25))
@@ -15,29 +28,37 @@ Fraction(0, 1)
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from aceydeucey.cards import Card, remaining
+from aceydeucey.core.errors import ArgumentError
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.settle import (
     ACE,
     Call,
+    is_adjacent,
     is_pair,
     settle,
     stake_limits,
 )
 
 __all__ = [
+    "BetOdds",
+    "DecisionOdds",
     "PostOdds",
     "action_values",
+    "bet_odds",
+    "decision_odds",
     "expected_multiplier",
     "outcome_distribution",
     "post_odds",
+    "posts_odds",
     "trips_chance",
     "unseen_ranks",
 ]
@@ -147,49 +168,243 @@ def _default_rules() -> Rules:
     return Rules.resolve()
 
 
-def action_values(observation: Mapping[str, Any], rules: Rules) -> dict[str, Fraction]:
-    """The exact expected chips of each legal action, from an observation and the rules.
+@dataclass(frozen=True)
+class BetOdds:
+    """One way to stake on the posts at hand, per chip staked.
 
-    The unseen cards are every card less ``seen`` and the seat's own face-down
-    cards (``hidden_hand``); when none are left, the used cards less those on the table
-    (the engine's reshuffle).  A stake's
-    value is the stake times the expected multiple; a pass is worth 0 (minus the forfeited
-    ante under ``ante_to_play``).  Under ``ante_back`` the stakes are capped at the ante until
-    the seat's first won bet (``won_bet``); under a dealer's ``aces low`` every ace counts 1;
-    the dealer's declaration itself moves no chips and is worth 0 either way.  A ``post_fee``
-    already paid is sunk; one still due (an ace call, a split's two hands) is subtracted.
-    An ace call and a split are valued by enumerating the
-    next post and playing the best bet on it; a split counts its second hand as drawn from
-    the same unseen cards (the first hand's cards are not removed: a close approximation).
+    ``action`` is the word of the stake (``bet``, ``higher``, ``lower``, ``raise``; ``ante``
+    for a Red Dog hand that plays itself), ``after`` the ace call it follows (``ace low`` /
+    ``ace high``) or None, ``posts`` the post ranks as they count (an ace called low is 1),
+    ``gap`` the gap of three posts (1 or 2) or None, ``outcomes`` each outcome's name, its
+    signed stakes and its chance, best paid first.
     """
-    legal: list[str] = list(observation["legal_actions"])
-    if not legal:
-        return {}
-    seat = int(observation["seat"])
-    seen = [Card.from_text(c) for c in observation["seen"]]
-    hidden_own = [Card.from_text(c) for c in observation.get("hidden_hand", [])]
-    decks = int(observation["decks"])
-    left = unseen_ranks(decks, [*seen, *hidden_own])
-    posts_cards = [Card.from_text(c) for c in observation["posts"]]
-    if not any(left.values()):  # the deck ran out: the used cards are shuffled back
-        actor = observation.get("to_act")
-        waiting = [
-            Card.from_text(c) for i, c in enumerate(observation["first_cards"]) if c and i != actor
-        ]
-        table = [*posts_cards, *waiting, *hidden_own]
-        left = unseen_ranks(decks, table)
-    ace_low = bool(observation.get("ace_low"))
-    gap = int(observation.get("gap") or 1)
-    ranks = [c.rank for c in posts_cards]
-    if observation.get("aces_low"):  # the dealer declared every ace of the round low
-        left[1], left[ACE] = left.get(ACE, 0), 0
-        ranks = [1 if r == ACE else r for r in ranks]
+
+    action: str
+    posts: tuple[int, int]
+    outcomes: tuple[tuple[str, int, Fraction], ...]
+    ev_per_chip: Fraction
+    after: str | None = None
+    gap: int | None = None
+
+    def chance(self, outcome: str) -> Fraction:
+        """The chance of ``outcome`` (0 when it cannot happen)."""
+        return sum((p for name, _, p in self.outcomes if name == outcome), Fraction(0))
+
+
+@dataclass(frozen=True)
+class DecisionOdds:
+    """The exact odds of the decision at hand.
+
+    ``decision`` names it: ``bet`` (bet or pass; ``higher``/``lower`` on a called pair),
+    ``raise`` (Red Dog's stay or raise), ``ace`` (a first-post ace called low or high),
+    ``declare`` (the dealer's call of the round's aces), or a hand that plays itself:
+    ``trips`` (Red Dog's pair: a third card of its rank pays ``trips_pays``, else a push),
+    ``push``, ``lose``, ``win`` (a pair paid ``pair_win``) and ``redeal``.  ``bets`` are the
+    stakes' per-chip odds; ``values`` each legal action's exact expected chips (only from a
+    seat's observation, where the stakes are known); ``forced``: a pass is not allowed (the
+    second bet of three posts).
+    """
+
+    decision: str
+    bets: tuple[BetOdds, ...] = ()
+    values: Mapping[str, Fraction] = field(default_factory=dict)
+    forced: bool = False
+
+
+def bet_odds(
+    rules: Rules,
+    posts: tuple[int, int],
+    call: Call,
+    left: Mapping[int, int],
+    *,
+    second_gap: bool = False,
+    action: str | None = None,
+    after: str | None = None,
+    gap: int | None = None,
+) -> BetOdds:
+    """The per-chip odds of ``call`` on ``posts`` against the unseen ranks ``left``."""
+    dist = outcome_distribution(rules, posts, call, left, second_gap=second_gap)
+    outcomes = tuple(
+        sorted(((name, m, p) for (name, m), p in dist.items()), key=lambda o: (-o[1], o[0]))
+    )
+    ev = sum((p * m for _, m, p in outcomes), Fraction(0))
+    word = action if action is not None else ("bet" if call == "between" else call)
+    return BetOdds(word, posts, outcomes, ev, after=after, gap=gap)
+
+
+def _trips_odds(rules: Rules, pair: int, left: Mapping[int, int]) -> BetOdds:
+    """Red Dog's pair: the ante wins ``trips_pays`` to 1 on a third card of its rank."""
+    total = sum(left.values())
+    if total == 0:
+        raise ValueError("no cards left to draw a third card from")
+    hit = Fraction(left.get(pair, 0), total)
+    outcomes = ((("trips", rules.trips_pays, hit),) if hit else ()) + (
+        (("push", 0, 1 - hit),) if hit != 1 else ()
+    )
+    return BetOdds("ante", (pair, pair), outcomes, rules.trips_pays * hit)
+
+
+def _fixed_odds(action: str, posts: tuple[int, int], outcome: str, stakes: int) -> BetOdds:
+    """A hand whose result is settled by the posts alone (a push, an automatic loss)."""
+    return BetOdds(action, posts, ((outcome, stakes, Fraction(1)),), Fraction(stakes))
+
+
+def _ranks_of(rules: Rules, cards: Sequence[Card], aces_low: bool, ace_low: bool) -> list[int]:
+    ranks = [1 if (aces_low and c.rank == ACE) else c.rank for c in cards]
     if ace_low and ranks and ranks[0] == ACE:
         ranks[0] = 1
+    return ranks
+
+
+def _lowered(left: Counter[int], aces_low: bool) -> Counter[int]:
+    """The unseen ranks with every ace counting 1 (the dealer declared aces low)."""
+    if aces_low:
+        left = Counter(left)
+        left[1], left[ACE] = left.get(ACE, 0), 0
+    return left
+
+
+def _calls_for(rules: Rules, posts: tuple[int, int], gap: int = 1) -> list[Call]:
+    if is_pair(posts) and rules.pairs == "higher-lower" and gap == 1:
+        return ["higher", "lower"]
+    return ["between"]
+
+
+def _house_hand(rules: Rules, posts: tuple[int, int], left: Mapping[int, int]) -> DecisionOdds:
+    """Red Dog's common posts: a pair or neighbours play themselves, else stay or raise."""
+    if is_pair(posts):
+        if rules.pairs == "third-card":
+            return DecisionOdds("trips", (_trips_odds(rules, posts[0], left),))
+        return DecisionOdds("push", (_fixed_odds("ante", posts, "push", 0),))
+    if is_adjacent(posts):
+        if rules.adjacent == "lose":
+            return DecisionOdds("lose", (_fixed_odds("ante", posts, "lose", -1),))
+        return DecisionOdds("push", (_fixed_odds("ante", posts, "push", 0),))
+    return DecisionOdds("raise", (bet_odds(rules, posts, "between", left, action="raise"),))
+
+
+def posts_odds(
+    rules: Rules,
+    posts: Sequence[Card],
+    seen: Sequence[Card] = (),
+    *,
+    call: Call | None = None,
+    ace_low: bool | None = None,
+) -> DecisionOdds:
+    """The odds of the decision two posts (three under ``three_posts``) put to a player.
+
+    ``seen`` are the other cards shown since the shuffle; ``call`` (``higher``/``lower``)
+    is needed for a pair under ``pairs="higher-lower"``; ``ace_low`` calls an ace low:
+    the first post's under ``aces="first-card"`` (None there: both calls are shown), every
+    ace of the round under ``aces="dealer-declares"`` (the dealer's call; None: high).
+    Refused with a coded ``ArgumentError``: a call where none is made, a pair that needs
+    one, an ace called low where aces are always high, a wrong number of posts.
+    """
+    need = (2, 3) if rules.three_posts else (2,)
+    if len(posts) not in need:
+        raise ArgumentError(
+            "ib_odds.post_count", expected=" / ".join(map(str, need)), got=len(posts)
+        )
+    left = unseen_ranks(rules.decks, [*posts, *seen])
+    if not any(left.values()):
+        raise ValueError("no cards left to draw a third card from")
+    declared = rules.aces == "dealer-declares" and bool(ace_low)
+    if ace_low and rules.aces == "high":
+        raise ArgumentError("ib_odds.aces_high")
+    if ace_low is not None and rules.aces == "first-card" and posts[0].rank != ACE:
+        raise ArgumentError("ib_odds.no_first_ace", post=str(posts[0]))
+    left = _lowered(left, declared)
+    if rules.banking == "house":
+        ranks = _ranks_of(rules, posts, False, False)
+        if call is not None:
+            raise ArgumentError("ib_odds.no_call", pairs=rules.pairs)
+        return _house_hand(rules, (ranks[0], ranks[1]), left)
+    if rules.aces == "first-card" and posts[0].rank == ACE and ace_low is None:
+        bets: list[BetOdds] = []
+        for low in (True, False):
+            ranks = _ranks_of(rules, posts, False, low)
+            pair = (ranks[0], ranks[1])
+            label = "ace low" if low else "ace high"
+            policy = _policy(rules, pair)
+            if policy in ("lose", "push"):  # the ante is lost or comes back, no bet
+                stakes = -1 if policy == "lose" else 0
+                fixed = _fixed_odds("ante", pair, policy, stakes)
+                bets.append(dataclasses.replace(fixed, after=label))
+                continue
+            if policy is not None:  # a pair's win or a re-deal: no stake to show
+                continue
+            for c in _calls_for(rules, pair):
+                if call is None or c in (call, "between"):
+                    bets.append(bet_odds(rules, pair, c, left, after=label))
+        return DecisionOdds("ace", tuple(bets))
+    ranks = _ranks_of(rules, posts, declared, bool(ace_low) and rules.aces == "first-card")
+    first = (ranks[0], ranks[1])
+    policy = _policy(rules, first)
+    if policy is not None:
+        if call is not None:
+            raise ArgumentError("ib_odds.no_call", pairs=rules.pairs)
+        return DecisionOdds(policy)
+    calls = _calls_for(rules, first)
+    if calls != ["between"]:
+        if call is None:
+            raise ArgumentError("ib_odds.call_needed", posts=" ".join(map(str, posts[:2])))
+        calls = [call]
+    elif call is not None:
+        raise ArgumentError("ib_odds.no_call", pairs=rules.pairs)
+    gaps = [1, 2] if len(ranks) == 3 else [None]
+    out = [bet_odds(rules, first, c, left, gap=gaps[0]) for c in calls]
+    if len(ranks) == 3:
+        out.append(bet_odds(rules, (ranks[1], ranks[2]), "between", left, second_gap=True, gap=2))
+    return DecisionOdds("bet", tuple(out))
+
+
+def _policy(rules: Rules, posts: tuple[int, int]) -> str | None:
+    """What a pair or neighbouring posts do by themselves (None: the player decides)."""
+    value = rules.pairs if is_pair(posts) else rules.adjacent if is_adjacent(posts) else "bet"
+    return None if value in ("bet", "higher-lower", "split") else value
+
+
+def decision_odds(rules: Rules, observation: Mapping[str, Any]) -> DecisionOdds:
+    """The exact odds and action values of the decision in a seat's ``observation``.
+
+    ``rules`` are the game's resolved rules (a bot learns them when seated).  The unseen
+    cards are every card less ``seen`` and the seat's own face-down cards
+    (``hidden_hand``); when none are left, the used cards less those on the table (the
+    engine's reshuffle).  A stake's value is the stake times the expected multiple; a pass
+    is worth 0 (minus the forfeited ante under ``ante_to_play``); Red Dog's stay and raise
+    count the whole bet in play (the ante rides).  Under ``ante_back`` the stakes are capped
+    at the ante until the seat's first won bet (``won_bet``); under a dealer's ``aces low``
+    every ace counts 1.  The dealer's declaration moves no chips and is worth 0 either way
+    (with a fresh deck the two calls are mirror images).  A ``post_fee`` already paid is
+    sunk; one still due (an ace call, a split's two hands) is subtracted.  An ace call and
+    a split are valued by enumerating the next post, applying the pair or neighbour rule
+    (a loss or push of the ante, a pair's win; a re-deal enumerates the two fresh posts,
+    and a second re-deal in a row counts as a pass, 0: an approximation) and otherwise
+    playing the best bet on it; a split counts its second hand as drawn from the same
+    unseen cards (the first hand's cards are not removed: a close approximation).
+    """
+    legal: list[str] = list(observation.get("legal_actions") or [])
+    if not legal:
+        return DecisionOdds("none")
+    seat = int(observation["seat"])
+    seen = [Card.from_text(c) for c in observation.get("seen") or []]
+    hidden_own = [Card.from_text(c) for c in observation.get("hidden_hand") or []]
+    decks = rules.decks
+    left = unseen_ranks(decks, [*seen, *hidden_own])
+    posts_cards = [Card.from_text(c) for c in observation.get("posts") or []]
+    if not any(left.values()):  # the deck ran out: the used cards are shuffled back
+        actor = observation.get("to_act")
+        firsts = observation.get("first_cards") or []
+        waiting = [Card.from_text(c) for i, c in enumerate(firsts) if c and i != actor]
+        left = unseen_ranks(decks, [*posts_cards, *waiting, *hidden_own])
+    aces_low = bool(observation.get("aces_low"))
+    left = _lowered(left, aces_low)
+    gap = int(observation.get("gap") or 1)
+    ranks = _ranks_of(rules, posts_cards, aces_low, bool(observation.get("ace_low")))
     pass_value = Fraction(-rules.ante) if rules.ante_to_play else Fraction(0)
     chips = int(observation["chips"][seat])
-    pot = int(observation["pot"])
-    round_number = int(observation["round"])
+    pot = int(observation.get("pot") or 0)
+    round_number = int(observation.get("round") or 0)
     won = observation.get("won_bet") or []
     ante_cap = rules.ante_back and not (won and won[seat])
     fee = Fraction(min(rules.post_fee, max(chips, 0)))
@@ -205,10 +420,36 @@ def action_values(observation: Mapping[str, Any], rules: Rules) -> dict[str, Fra
             best = max(best, limits[0] * m, limits[1] * m)
         return best
 
-    def calls_for(posts: tuple[int, int]) -> list[Call]:
-        if is_pair(posts) and rules.pairs == "higher-lower":
-            return ["higher", "lower"]
-        return ["between"]
+    def hand_value(posts: tuple[int, int], cards: Mapping[int, int], depth: int = 0) -> Fraction:
+        """A complete pair of posts: its pair or neighbour rule, else the best bet or pass."""
+        policy = _policy(rules, posts)
+        if policy == "lose":
+            return Fraction(-min(rules.ante, max(chips, 0)))
+        if policy == "push":
+            return Fraction(min(rules.ante, pot))
+        if policy == "win":
+            return Fraction(min(rules.pair_win, pot))
+        if policy == "redeal":  # two fresh posts from the same cards, one re-deal deep
+            return fresh_value(cards, depth + 1) if depth < 1 else Fraction(0)
+        return max(bet_value(posts, c, cards) for c in _calls_for(rules, posts))
+
+    def fresh_value(cards: Mapping[int, int], depth: int) -> Fraction:
+        total = sum(cards.values())
+        value = Fraction(0)
+        for a, ka in cards.items():
+            if ka <= 0:
+                continue
+            after_a = Counter(cards)
+            after_a[a] -= 1
+            rest_total = total - 1
+            for b, kb in after_a.items():
+                if kb <= 0:
+                    continue
+                rest = Counter(after_a)
+                rest[b] -= 1
+                p = Fraction(ka * kb, total * rest_total)
+                value += p * hand_value((a, b), rest, depth)
+        return value
 
     def next_post_value(first: int) -> Fraction:
         """Expected value of receiving a second post against ``first``, then playing well."""
@@ -219,43 +460,83 @@ def action_values(observation: Mapping[str, Any], rules: Rules) -> dict[str, Fra
                 continue
             rest = Counter(left)
             rest[rank] -= 1
-            posts = (first, rank)
-            best = max(bet_value(posts, c, rest) for c in calls_for(posts))
-            value += Fraction(copies, total) * best
+            value += Fraction(copies, total) * hand_value((first, rank), rest)
         return value
 
     values: dict[str, Fraction] = {}
-    per_chip: dict[str, Fraction] = {}
-    for text in legal:
-        word, _, amount = text.partition(" ")
-        if text in ("pass", "stay"):
-            values[text] = pass_value if text == "pass" else Fraction(0)
-        elif text in ("aces low", "aces high"):
-            values[text] = Fraction(0)
-        elif text in ("ace low", "ace high"):
+    bets: list[BetOdds] = []
+    if "aces low" in legal or "aces high" in legal:
+        return DecisionOdds("declare", (), {text: Fraction(0) for text in legal})
+    if "stay" in legal:  # Red Dog: the whole bet rides on the common posts
+        odds = bet_odds(rules, (ranks[0], ranks[1]), "between", left, action="raise")
+        riding = int((observation.get("bets") or [0] * (seat + 1))[seat])
+        for text in legal:
+            _, _, amount = text.partition(" ")
+            values[text] = (riding + (int(amount) if amount else 0)) * odds.ev_per_chip
+        return DecisionOdds("raise", (odds,), values)
+    if "ace low" in legal or "ace high" in legal:
+        for text in legal:
             first = 1 if text == "ace low" else ACE
-            if len(ranks) >= 2:  # both posts shown: value the bet on them
-                values[text] = max(
-                    bet_value((first, ranks[1]), c, left) for c in calls_for((first, ranks[1]))
-                )
+            if len(ranks) >= 2:  # both posts shown: value the best bet on them
+                pair = (first, ranks[1])
+                if _policy(rules, pair) is None:
+                    calls = _calls_for(rules, pair)
+                    bets.extend(bet_odds(rules, pair, c, left, after=text) for c in calls)
+                values[text] = hand_value(pair, left)
             else:
                 values[text] = next_post_value(first)
             values[text] -= fee  # the post fee falls due once the posts are complete
+        return DecisionOdds("ace", tuple(bets), values)
+    posts = (ranks[gap - 1], ranks[gap])
+    per_chip: dict[str, BetOdds] = {}
+    for text in legal:
+        word, _, amount = text.partition(" ")
+        if text == "pass":
+            values[text] = pass_value
         elif text == "split":
             split_fee = min(rules.post_fee, max(chips - rules.ante, 0))
             values[text] = -rules.ante + 2 * (next_post_value(ranks[0]) - split_fee)
-        elif word in ("bet", "higher", "lower", "raise"):
-            call: Call = "between" if word in ("bet", "raise") else word  # type: ignore[assignment]
-            if call not in per_chip:
-                posts = (ranks[gap - 1], ranks[gap])
-                per_chip[call] = expected_multiplier(rules, posts, call, left, second_gap=gap == 2)
-            values[text] = int(amount) * per_chip[call]
+        elif word in ("bet", "higher", "lower"):
+            call: Call = "between" if word == "bet" else word  # type: ignore[assignment]
+            if word not in per_chip:
+                per_chip[word] = bet_odds(
+                    rules,
+                    posts,
+                    call,
+                    left,
+                    second_gap=gap == 2,
+                    gap=gap if rules.three_posts else None,
+                )
+            values[text] = int(amount) * per_chip[word].ev_per_chip
         else:
             raise ValueError(f"cannot value action {text!r}")
-    return values
+    return DecisionOdds("bet", tuple(per_chip.values()), values, forced="pass" not in legal)
+
+
+def action_values(
+    observation: Mapping[str, Any], rules: Rules | None = None
+) -> dict[str, Fraction]:
+    """The exact expected chips of each legal action (``decision_odds(...).values``).
+
+    ``rules`` default to the observation's own ``rules`` entry, where it still has one.
+    """
+    if rules is None:
+        rules = Rules.from_dict(observation["rules"])
+    return dict(decision_odds(rules, observation).values)
 
 
 def trips_chance(pair: int, left: Mapping[int, int]) -> Fraction:
     """Red Dog: the chance that a third card matches ``pair``."""
     total = sum(left.values())
     return Fraction(left.get(pair, 0), total)
+
+
+def _rules(data: Mapping[str, Any]) -> Rules:
+    """The rules of an observation (cached: bots read the same dict many times)."""
+    key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in data.items()))
+    return _rules_from_key(key)
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_from_key(key: tuple[tuple[str, Any], ...]) -> Rules:
+    return Rules.from_dict(dict(key))

@@ -61,8 +61,9 @@ The engine reads options only; it never looks at the preset's name.  Option name
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from aceydeucey.core.errors import RulesError
 from aceydeucey.core.rules import Preset, RulesBase, option
@@ -142,6 +143,10 @@ PRESETS: dict[str, Preset] = {
 
 #: The preset names, default first.
 PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
+
+#: Table sizes a preset's own source states, where it states one (else the option's range).
+#: Seed 000: "For 2-8 players"; seed 003: "Para 2-8 jogadores".
+PRESET_PLAYERS: dict[str, tuple[int, int]] = {"guide": (2, 8)}
 
 
 @dataclass(frozen=True)
@@ -274,108 +279,164 @@ class InBetweenRules(RulesBase):
         """Reject contradictory combinations, naming both options."""
         n = self.players
 
-        def bad(message: str) -> None:
-            raise RulesError(f"inbetween: {message}")
+        def bad(code: str, **params: Any) -> None:
+            raise RulesError(f"ib_rules.{code}", **params)
 
         house = self.banking == "house"
         if any(limit < 1 for limit in self.round_limits):
-            bad(f"option 'round_limits' = {self.round_limits}: every limit must be at least 1")
+            bad("round_limits_positive", limits=repr(self.round_limits))
         if isinstance(self.dealer, int) and self.dealer >= n:
-            bad(f"option 'dealer' = {self.dealer} is not a seat with players={n}")
+            bad("dealer_not_a_seat", dealer=self.dealer, players=n)
         if n < 2 and not house:
-            bad(f"players={n} needs banking='house' (everyone else needs 2 or more players)")
+            bad("one_player_needs_house", players=n)
+        low, high = PRESET_PLAYERS.get(self.preset, (1, n))
+        if not low <= n <= high:
+            bad("players_for_preset", players=n, preset=self.preset, low=low, high=high)
         if house != (self.deal == "common"):
-            bad(f"banking={self.banking!r} and deal={self.deal!r}: the house deals common posts")
+            bad("house_deals_common", banking=repr(self.banking), deal=repr(self.deal))
         if house and not self.ante_each_round:
-            bad("banking='house' and ante_each_round=False: every Red Dog hand starts with antes")
+            bad("house_antes_each_round")
         if house and self.ante < 1:
-            bad("banking='house' needs ante >= 1 (the ante is the Red Dog bet)")
+            bad("house_needs_ante")
         if house and self.pairs not in ("third-card", "push"):
-            bad(f"banking='house' and pairs={self.pairs!r}: Red Dog pairs are third-card or push")
+            bad("house_pairs", pairs=repr(self.pairs))
         if house and self.adjacent not in ("push", "lose"):
-            bad(f"banking='house' and adjacent={self.adjacent!r}: use push or lose")
+            bad("house_adjacent", adjacent=repr(self.adjacent))
         if house and self.aces != "high":
-            bad(f"banking='house' and aces={self.aces!r}: Red Dog aces are high")
+            bad("house_aces", aces=repr(self.aces))
         if house and self.three_posts:
-            bad("banking='house' and three_posts=True cannot be combined")
+            bad("house_three_posts")
         if house and self.hidden:
-            bad("banking='house' and hidden=True cannot be combined (the posts are common)")
+            bad("house_hidden")
         if not house and self.pairs == "third-card":
-            bad(f"pairs='third-card' needs banking='house', not {self.banking!r}")
+            bad("third_card_needs_house", banking=repr(self.banking))
         if house and self.bank < 1:
-            bad("banking='house' needs bank >= 1 (the house pays from its bank)")
+            bad("house_needs_bank")
         if self.banking == "dealer" and self.dealer_plays:
-            bad("banking='dealer' and dealer_plays=True: the banker gets no cards")
+            bad("banker_gets_no_cards")
         if self.banking == "dealer" and self.bank < 1:
-            bad("banking='dealer' needs bank >= 1 (the dealer's opening pot)")
+            bad("banker_needs_bank")
         if self.empty_pot == "next-dealer" and self.banking != "dealer":
-            bad(f"empty_pot='next-dealer' needs banking='dealer', not {self.banking!r}")
+            bad("next_dealer_needs_banker", banking=repr(self.banking))
         if self.banking == "dealer" and self.empty_pot == "replenish":
-            bad("banking='dealer' and empty_pot='replenish': the banker's pot is not refilled")
+            bad("banker_no_replenish")
         if self.empty_pot == "replenish" and self.ante < 1:
-            bad("empty_pot='replenish' needs ante >= 1 (everyone pays an ante into the pot)")
+            bad("replenish_needs_ante")
         if self.banking == "shared" and self.ante < 1:
-            bad("banking='shared' needs ante >= 1 (the antes make the pot)")
+            bad("shared_needs_ante")
         for name, value in (("adjacent", self.adjacent), ("pairs", self.pairs)):
             if value in ("lose", "push", "split") and self.ante < 1:
-                bad(f"{name}={value!r} needs ante >= 1 (it moves one ante)")
+                bad("moves_an_ante", option=name, value=repr(value))
         if self.ante_to_play and self.ante < 1:
-            bad("ante_to_play=True needs ante >= 1")
+            bad("ante_to_play_needs_ante")
         if self.ante_to_play and house:
-            bad("ante_to_play=True and banking='house' cannot be combined")
+            bad("ante_to_play_house")
         if self.min_stake == "ante" and self.ante < 1:
-            bad("min_stake='ante' needs ante >= 1")
+            bad("min_stake_needs_ante")
         if self.hidden and self.deal != "both-around":
-            bad(f"hidden=True needs deal='both-around' (face-down hands), not {self.deal!r}")
+            bad("hidden_needs_both_around", deal=repr(self.deal))
         if self.deal == "both-around" and not self.hidden:
-            bad("deal='both-around' needs hidden=True (face-up hands are dealt at each turn)")
+            bad("both_around_needs_hidden")
         if self.three_posts:
             if self.deal != "first-around":
-                bad(f"three_posts=True needs deal='first-around', not {self.deal!r}")
+                bad("three_posts_deal", deal=repr(self.deal))
             for name, value in (
                 ("pairs", self.pairs),
                 ("adjacent", self.adjacent),
             ):
                 if value != "bet":
-                    bad(f"three_posts=True and {name}={value!r}: three posts bet every gap")
+                    bad("three_posts_bet_every_gap", option=name, value=repr(value))
             if self.aces != "high":
-                bad(f"three_posts=True and aces={self.aces!r} cannot be combined")
+                bad("three_posts_aces", aces=repr(self.aces))
             if self.ante < 1:
-                bad("three_posts=True needs ante >= 1 (the second bet is at least the ante)")
+                bad("three_posts_needs_ante")
         if len(self.spread_pays) != 4 or any(p < 1 for p in self.spread_pays):
-            bad(f"option 'spread_pays' must be 4 positive odds, not {self.spread_pays!r}")
+            bad("spread_pays_four", pays=repr(self.spread_pays))
         if self.hidden and self.aces == "first-card":
-            bad("hidden=True and aces='first-card' cannot be combined (a called ace is shown)")
+            bad("hidden_first_card")
         if self.reshuffle != "round" and self.hidden:
-            bad(f"reshuffle={self.reshuffle!r} and hidden=True cannot be combined")
+            bad("reshuffle_hidden", reshuffle=repr(self.reshuffle))
         if self.post_fee and house:
-            bad("post_fee and banking='house' cannot be combined (Red Dog has no pot)")
+            bad("post_fee_house")
         if self.post_fee and self.ante_to_play:
-            bad(
-                "post_fee and ante_to_play=True cannot be combined: both charge every turn "
-                "(a fee paid bet or pass vs an ante forfeited by a pass); choose one"
-            )
+            bad("post_fee_ante_to_play")
         if self.ante_back and house:
-            bad("ante_back=True and banking='house' cannot be combined (the ante is the bet)")
+            bad("ante_back_house")
         if self.ante_back and self.ante < 1:
-            bad("ante_back=True needs ante >= 1 (stakes are capped at the ante)")
+            bad("ante_back_needs_ante")
         if self.passed_card == "next-post":
             if self.deal not in ("first-around", "both-at-turn"):
-                bad(
-                    f"passed_card='next-post' needs deal='first-around' or 'both-at-turn', "
-                    f"not {self.deal!r}"
-                )
+                bad("passed_card_deal", deal=repr(self.deal))
             if self.reshuffle != "round":
-                bad(
-                    f"passed_card='next-post' and reshuffle={self.reshuffle!r} cannot be "
-                    "combined (a card set aside by the round's last player is discarded)"
-                )
+                bad("passed_card_reshuffle", reshuffle=repr(self.reshuffle))
             if self.pairs == "split":
-                bad("passed_card='next-post' and pairs='split' cannot be combined")
+                bad("passed_card_split")
             if self.three_posts:
-                bad("passed_card='next-post' and three_posts=True cannot be combined")
+                bad("passed_card_three_posts")
         if self.dealer_games and self.banking != "dealer":
-            bad(f"dealer_games={self.dealer_games} needs banking='dealer', not {self.banking!r}")
+            bad("dealer_games_needs_banker", games=self.dealer_games, banking=repr(self.banking))
+
+        self._check_moot()
+
+    def _check_moot(self) -> None:
+        """Refuse an option set away from its preset's value where the rules ignore it.
+
+        Each entry names the option that makes another moot: ``bank`` with a shared pot,
+        Red Dog's odds off Red Dog, the post multiplier and the stake limits under the house
+        (Red Dog's own table), pair options under another pair rule, and so on.  A value the
+        preset already implies (its own or the option's default) is never refused.
+        """
+        house = self.banking == "house"
+        settled_pairs = self.pairs in ("bet", "higher-lower", "split")
+        moot: list[tuple[str, bool, str]] = [
+            ("bank", self.banking == "shared", "banking"),
+            ("spread_pays", not house, "banking"),
+            ("trips_pays", not house, "banking"),
+            ("trips_pays", house and self.pairs != "third-card", "pairs"),
+            ("post_multiplier", house, "banking"),
+            ("dealer", house, "banking"),
+            ("dealer_plays", house, "banking"),
+            ("stake_cap", house, "banking"),
+            ("min_stake", house, "banking"),
+            ("first_round_limit", house, "banking"),
+            ("round_limits", house, "banking"),
+            ("empty_pot", house, "banking"),
+            ("pair_win", self.pairs != "win", "pairs"),
+            ("pair_match_multiplier", self.pairs != "higher-lower", "pairs"),
+            ("ace_third_loses", self.pairs != "higher-lower", "pairs"),
+            ("ace_pair_multiplier", not settled_pairs, "pairs"),
+            ("second_post_multiplier", not self.three_posts, "three_posts"),
+            ("ante_each_round", self.ante == 0, "ante"),
+        ]
+        implied = self.implied()
+        for name, is_moot, by in moot:
+            if is_moot and getattr(self, name) != implied[name]:
+                raise RulesError(
+                    "ib_rules.moot_option",
+                    option=name,
+                    value=_shown(getattr(self, name)),
+                    by=by,
+                    by_value=_shown(getattr(self, by)),
+                )
+
+    def changes(self) -> list[tuple[str, str]]:
+        """The options set away from the preset, as ``(name, value as written)``.
+
+        >>> Rules.resolve(pairs="split", round_limits=(1, 2, 4)).changes()
+        [('pairs', 'split'), ('round_limits', '1,2,4')]
+        """
+        implied = self.implied()
+        return [
+            (f.name, _shown(getattr(self, f.name)))
+            for f in dataclasses.fields(self)
+            if f.name != "preset" and getattr(self, f.name) != implied[f.name]
+        ]
+
+    def implied(self) -> dict[str, Any]:
+        """Each option's value under this preset before any override."""
+        values = {f.name: f.default for f in dataclasses.fields(self)}
+        values.update(self.PRESETS[self.preset].options)
+        return values
 
     # -- derived facts ----------------------------------------------------------
     @property
@@ -387,6 +448,15 @@ class InBetweenRules(RulesBase):
     def total_dealer_games(self) -> int:
         """Dealer's games in a session under ``banking='dealer'``."""
         return self.dealer_games or self.players
+
+
+def _shown(value: Any) -> str:
+    """An option's value as written on the command line: ``5,4,2,1``, ``true``, ``draw``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ",".join(str(v) for v in value)
+    return str(value)
 
 
 #: The short name the rest of the package uses.

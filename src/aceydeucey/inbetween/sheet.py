@@ -21,10 +21,10 @@ import textwrap
 
 from aceydeucey.cards import Card
 from aceydeucey.inbetween.rules import Rules
-from aceydeucey.inbetween.settle import Call, settle, spread
+from aceydeucey.inbetween.settle import Call, settle, spread, worst_loss
 from aceydeucey.locale import check_lang, t
 
-__all__ = ["SECTION_KEYS", "rules_sheet", "sheet_sections"]
+__all__ = ["SECTION_KEYS", "cover_limits", "rules_sheet", "sheet_sections"]
 
 #: Catalog keys of the section headings, in the order they appear.
 SECTION_KEYS = (
@@ -68,10 +68,13 @@ def sheet_sections(rules: Rules, lang: str = "en") -> list[tuple[str, list[str]]
 
 def _version(r: Rules, lang: str) -> list[str]:
     preset = r.PRESETS[r.preset]
-    out = [_t("sheet.intro", lang), _t("sheet.preset", lang, preset=r.preset, source=preset.source)]
-    changes = r.describe().split(" ", 1)
-    if len(changes) == 2:
-        out.append(_t("sheet.changed", lang, changes=changes[1].replace(" ", ", ")))
+    del preset  # the sheet names the source as players know it, not by its seed file
+    source = _t(f"sheet.source.{r.preset}", lang)
+    out = [_t("sheet.intro", lang), _t("sheet.preset", lang, preset=r.preset, source=source)]
+    changes = r.changes()
+    if changes:
+        shown = ", ".join(f"{name}={value.replace(',', ', ')}" for name, value in changes)
+        out.append(_t("sheet.changed", lang, changes=shown))
     if r.banking == "shared":
         banking = _t("sheet.banking.shared", lang)
     elif r.banking == "dealer":
@@ -93,10 +96,13 @@ def _preparation(r: Rules, lang: str) -> list[str]:
     sentences.append(_t("sheet.ranks", lang))
     sentences.append(_t("sheet.chips", lang, chips=r.starting_chips))
     sentences.append(_ante_sentence(r, lang))
+    if house:
+        sentences.append(_t("sheet.dealer.house", lang))
+        return [" ".join(sentences)]
     if r.dealer == "draw":
         sentences.append(_t("sheet.dealer.draw", lang))
     else:
-        name = _t("sheet.seat_name", lang, seat=r.dealer)
+        name = _t("sheet.seat_name", lang, seat=r.dealer + 1)  # seats count from 1 on screen
         sentences.append(_t("sheet.dealer.seat", lang, name=name))
     sentences.append(_t("sheet.shuffle", lang))
     return [" ".join(sentences)]
@@ -186,7 +192,14 @@ def _next_round(r: Rules, lang: str) -> list[str]:
     if r.reshuffle == "round":
         if needed is not None:
             sentences.append(_t("sheet.next.cards", lang, cards=needed, total=52 * r.decks))
-        sentences.append(_t("sheet.next.round", lang))
+        if r.banking == "house":
+            sentences.append(_t("sheet.next.round_house", lang))
+        elif r.banking == "dealer":
+            sentences.append(_t("sheet.next.round_banker", lang, rounds=r.rounds))
+        elif r.dealer_plays:
+            sentences.append(_t("sheet.next.round", lang))
+        else:
+            sentences.append(_t("sheet.next.round_last", lang))
     elif r.reshuffle == "deck-out":
         sentences.append(_t("sheet.next.deck_out", lang))
     else:
@@ -220,7 +233,10 @@ def _end(r: Rules, lang: str) -> list[str]:
                 sentences.append(_t("sheet.end.unpayable", lang))
             sentences.append(_t("sheet.end.split", lang))
     sentences.append(_t("sheet.end.winner", lang))
-    sentences.append(_t("sheet.end.debt" if r.allows_debt else "sheet.end.no_debt", lang))
+    if r.banking == "house":
+        sentences.append(_t("sheet.end.house_no_debt", lang))
+    else:
+        sentences.append(_t("sheet.end.debt" if r.allows_debt else "sheet.end.no_debt", lang))
     return [" ".join(sentences)]
 
 
@@ -310,22 +326,54 @@ def _pairs_sentence(r: Rules, lang: str) -> str:
     )
 
 
+def cover_limits(r: Rules) -> list[tuple[str, int]]:
+    """Under ``stake_cap="cover"``: each kind of posts with the stakes its worst loss costs.
+
+    The stake is at most one's chips divided by that number (the engine's
+    ``settle.stake_limits``); kinds that cost the same are merged, the first kept.
+    """
+    ordinary = worst_loss(r, (4, 12), "between")
+    kinds: list[tuple[str, int]] = []
+    if r.three_posts:
+        kinds.append(("first_gap", ordinary))
+        kinds.append(("second_gap", worst_loss(r, (4, 12), "between", second_gap=True)))
+    else:
+        kinds.append(("ordinary", ordinary))
+    if r.pairs in ("bet", "higher-lower", "split"):
+        call: Call = "higher" if r.pairs == "higher-lower" else "between"
+        kinds.append(("pair", worst_loss(r, (7, 7), call)))
+        kinds.append(("ace_pair", worst_loss(r, (14, 14), call)))
+    merged: list[tuple[str, int]] = []
+    for kind, mult in kinds:
+        if kind in ("pair", "ace_pair") and any(m == mult for _, m in merged):
+            continue
+        merged.append((kind, mult))
+    return merged
+
+
+def _limit_words(mult: int, lang: str) -> str:
+    if mult == 1:
+        return _t("sheet.cap.limit.all", lang)
+    if mult == 2:
+        return _t("sheet.cap.limit.half", lang)
+    return _t("sheet.cap.limit.n", lang, mult=mult)
+
+
 def _cap_sentence(r: Rules, lang: str) -> str:
     if r.stake_cap == "chips":
         return _t("sheet.cap.chips", lang)
     if r.stake_cap == "none":
         return _t("sheet.cap.none", lang)
-    worst = max(
-        r.post_multiplier,
-        r.pair_match_multiplier if r.pairs == "higher-lower" else 1,
-        r.ace_pair_multiplier,
-        r.second_post_multiplier if r.three_posts else 1,
-    )
-    if worst == 1:
-        return _t("sheet.cap.cover_all", lang)
-    if worst == 2:
-        return _t("sheet.cap.cover_half", lang, mult=worst)
-    return _t("sheet.cap.cover_n", lang, mult=worst)
+    limits = cover_limits(r)
+    if len(limits) == 1:
+        worst = limits[0][1]
+        if worst == 1:
+            return _t("sheet.cap.cover_all", lang)
+        if worst == 2:
+            return _t("sheet.cap.cover_half", lang, mult=worst)
+        return _t("sheet.cap.cover_n", lang, mult=worst)
+    parts = [_t(f"sheet.cap.part.{kind}", lang, limit=_limit_words(m, lang)) for kind, m in limits]
+    return _t("sheet.cap.cover_parts", lang, parts="; ".join(parts))
 
 
 def _cards_per_round(r: Rules) -> int | None:

@@ -1,4 +1,4 @@
-"""Rich renderables for In-Between, built from an observation dict only.
+"""Rich renderables for In-Between (the terminal), built from observations and odds only.
 
 Nothing here reads a game state: every view takes the JSON-ready
 ``observation(seat)`` (see ``inbetween.game``), so the terminal shows exactly
@@ -12,6 +12,10 @@ Views:
   first cards, the posts of the player to act).
 - :func:`compact_actions`: the legal actions in short form (``pass, bet 1–5``).
 - :func:`odds_text`: inside / outside / post probabilities and EV per chip.
+- :func:`decision_view`: the odds of the decision at hand (``odds.decision_odds`` or
+  ``odds.posts_odds``): every stake's outcomes and EV per chip, and each legal action's
+  exact value.
+- :func:`seen_text`: every card seen this shuffle, grouped by rank when there are many.
 - :func:`event_text`: one line narrating ``last_event``.
 - :func:`final_view`: the final standings (returns and winners).
 """
@@ -28,18 +32,23 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from aceydeucey.cards import Card
+from aceydeucey.cards import Card, rank_name
 from aceydeucey.core.errors import AceyDeuceyError
-from aceydeucey.locale import t
+from aceydeucey.inbetween.odds import BetOdds, DecisionOdds
+from aceydeucey.locale import error_domain as _error_domain
+from aceydeucey.locale import render_error, t
 
 __all__ = [
     "card_text",
     "cards_text",
     "compact_actions",
+    "decision_view",
     "event_text",
     "final_view",
     "fraction_text",
     "odds_text",
+    "seen_text",
+    "standings_view",
     "table_view",
 ]
 
@@ -97,6 +106,33 @@ def compact_actions(actions: Sequence[str]) -> str:
             continue
         parts.extend(f"{item} {lo}" if lo == hi else f"{item} {lo}–{hi}" for lo, hi in runs[item])
     return ", ".join(parts)
+
+
+def seen_text(cards: Sequence[str], *, group_above: int = 12) -> Text:
+    """Every seen card; more than ``group_above`` are grouped by rank (``5 ♥♠  Q ♣``).
+
+    >>> seen_text(["5H", "QC", "5S"]).plain
+    '5♥ Q♣ 5♠'
+    >>> seen_text(["5H", "QC", "5S"], group_above=2).plain
+    '5 ♥♠  Q ♣'
+    """
+    if len(cards) <= group_above:
+        return cards_text(cards)
+    by_rank: dict[int, list[Card]] = {}
+    for text in cards:
+        try:
+            card = Card.from_text(text)
+        except AceyDeuceyError:
+            continue
+        by_rank.setdefault(card.rank, []).append(card)
+    out = Text()
+    for i, rank in enumerate(sorted(by_rank)):
+        if i:
+            out.append("  ")
+        out.append(rank_name(rank) + " ", style="bold")
+        for card in by_rank[rank]:
+            out.append(card.symbol()[-1], style="bold red" if card.is_red else "bold")
+    return out
 
 
 def fraction_text(value: Fraction | str, *, percent: bool = False) -> str:
@@ -182,7 +218,7 @@ def table_view(
         marks = "▶" if i == to_act else " "
         name = names[i] if i < len(names) else f"seat {i}"
         label = Text(name, style="bold" if i == seat else "")
-        if i == seat and mark_seat:
+        if i == seat and mark_seat and name != t(_DOMAIN, "ui.you", lang):
             label.append(" (" + t(_DOMAIN, "ui.you_mark", lang) + ")", style="bold")
         if i == dealer:
             label.append(" (" + t(_DOMAIN, "ui.dealer", lang) + ")", style="dim")
@@ -217,7 +253,7 @@ def table_view(
     seen: list[str] = list(obs.get("seen") or [])
     if seen:
         line = Text(t(_DOMAIN, "ui.seen", lang, count=len(seen)) + "  ", style="dim")
-        line.append_text(cards_text(seen[-12:]))
+        line.append_text(seen_text(seen))
         parts.append(line)
     return Panel(Group(*parts), title="In-Between", title_align="left", expand=False)
 
@@ -229,13 +265,15 @@ def event_text(
     *,
     posts: Sequence[str] = (),
     house: bool = False,
+    you: int | None = None,
 ) -> Text | None:
     """One line narrating an observation's ``last_event`` (``None`` when there is none).
 
     Known kinds have a message ``event.<kind>`` in the catalog; an unknown kind is
     shown as its fields, so a new engine event is never lost.  ``posts`` (the
     observation's posts) completes a ``post`` event with all the posts in play;
-    ``house`` (a Red Dog table: no pot, the house deals) shortens the round line.
+    ``house`` (a Red Dog table: no pot, the house deals) shortens the round line;
+    ``you`` is the seat of the player at the screen, addressed in the second person.
     """
     if not event:
         return None
@@ -265,6 +303,20 @@ def event_text(
         key = "event.round_house"
     elif kind == "tie":
         values["who"] = ", ".join(_name(s, names) for s in event.get("seats") or [])
+    elif kind == "over":
+        reason = _reason(event, lang)
+        if reason is None:
+            # An engine reason without a code is English text: other languages omit it.
+            reason = str(event.get("reason", ""))
+            if lang != "en" or not reason:
+                key = "event.over_plain"
+        values["reason"] = reason
+    if you is not None and event.get("seat") == you and not isinstance(you, bool):
+        try:
+            t(_DOMAIN, key + "_you", lang)
+            key += "_you"
+        except KeyError:
+            pass
     try:
         message = t(_DOMAIN, key, lang, **values)
     except KeyError:
@@ -330,6 +382,25 @@ def _settle_text(
     return line
 
 
+def _reason(event: Mapping[str, Any], lang: str) -> str | None:
+    """Why the session ended, in ``lang``: a termination code rendered from its catalog.
+
+    The reason is the event's ``{"code", "params"}`` message, or the outcome's
+    ``termination`` code and ``params``; None when there is no code (legacy text).
+    """
+    reason = event.get("reason")
+    if isinstance(reason, dict) and isinstance(reason.get("code"), str):
+        params = reason.get("params")
+        if _error_domain(reason["code"]) is not None:
+            return render_error(reason["code"], params if isinstance(params, dict) else {}, lang)
+    for key in ("termination", "code", "reason"):
+        code = event.get(key)
+        if isinstance(code, str) and _error_domain(code) is not None:
+            params = event.get("params")
+            return render_error(code, params if isinstance(params, dict) else {}, lang)
+    return None
+
+
 def _name(seat: Any, names: Sequence[str]) -> str:
     if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
         return names[seat]
@@ -382,6 +453,23 @@ def final_view(
     return Panel(grid, title=t(_DOMAIN, "ui.final", lang), title_align="left", expand=False)
 
 
+def standings_view(
+    totals: Sequence[Fraction], names: Sequence[str], lang: str, *, sessions: int
+) -> Panel:
+    """Each seat's net chips over several sessions, best first."""
+    grid = Table(box=None, show_header=True, header_style="dim", pad_edge=False)
+    grid.add_column(t(_DOMAIN, "ui.player", lang))
+    grid.add_column(t(_DOMAIN, "ui.result", lang), justify="right")
+    order = sorted(range(len(totals)), key=lambda i: -totals[i])
+    for i in order:
+        value = totals[i]
+        style = "green" if value > 0 else "red" if value < 0 else ""
+        name = names[i] if i < len(names) else str(i + 1)
+        grid.add_row(name, Text(_exact(value, signed=True), style=style))
+    title = t(_DOMAIN, "ui.standings", lang, sessions=sessions)
+    return Panel(grid, title=title, title_align="left", expand=False)
+
+
 def _exact(value: Fraction, *, signed: bool) -> str:
     """``+3``, ``0``, ``-3/2 (-1.50)``: exact, with a decimal aside for fractions."""
     sign = "+" if signed and value > 0 else ""
@@ -399,3 +487,109 @@ def _maybe(key: str, lang: str, fallback: str) -> str:
 
 def _num(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+# -- the odds of the decision at hand -------------------------------------------
+
+
+def _signed(value: Fraction) -> str:
+    value = Fraction(value)
+    if value.denominator == 1:
+        return f"{value.numerator:+d}" if value else "0"
+    return f"{'+' if value > 0 else ''}{value} ({float(value):+.3f})"
+
+
+def bet_label(bet: BetOdds, lang: str) -> str:
+    """What a stake is on: ``Bet between 4 and Q``, ``Higher than 7``, ``Gap 2: 9 to K``."""
+    a, b = (rank_name(r) for r in sorted(bet.posts))
+    text = t(_DOMAIN, f"odds.label.{bet.action}", lang, a=a, b=b)
+    if bet.gap is not None:
+        text = t(_DOMAIN, "odds.gap", lang, gap=bet.gap, bet=text)
+    if bet.after is not None:
+        call = t(_DOMAIN, "cmd." + bet.after.replace(" ", "_"), lang)
+        text = t(_DOMAIN, "odds.after", lang, call=call, bet=text)
+    return text
+
+
+def bet_text(bet: BetOdds, lang: str) -> Text:
+    """One stake: its label, each outcome's chance and stakes paid, and the EV per chip."""
+    line = Text(bet_label(bet, lang), style="bold")
+    for name, stakes, chance in bet.outcomes:
+        line.append("\n  ")
+        word = t(_DOMAIN, f"odds.outcome.{name}", lang)
+        style = "green" if stakes > 0 else "red" if stakes < 0 else ""
+        line.append(word + " ", style=style)
+        line.append(fraction_text(chance, percent=True))
+        line.append(
+            "  " + t(_DOMAIN, "odds.pays", lang, stakes=f"{stakes:+d}" if stakes else "0"),
+            style="dim",
+        )
+    line.append("\n  " + t(_DOMAIN, "ui.ev_per_chip", lang) + " ", style="bold")
+    ev = bet.ev_per_chip
+    line.append(_signed(ev), style="green" if ev > 0 else "red" if ev < 0 else "")
+    return line
+
+
+def decision_view(
+    odds: DecisionOdds,
+    lang: str,
+    *,
+    word: Any = None,
+    params: Mapping[str, Any] | None = None,
+) -> Group:
+    """The decision at hand: its kind, each stake's odds, each legal action's value.
+
+    ``word`` turns a canonical action into the player's words (default: unchanged);
+    ``params`` fill the sentences of hands that play themselves (``pair_win``, ``ante``).
+    """
+    show = word if word is not None else (lambda text: text)
+    parts: list[RenderableType] = [
+        Text(
+            t(_DOMAIN, f"odds.decision.{odds.decision}", lang, **dict(params or {})),
+            style="bold cyan",
+        )
+    ]
+    if odds.forced:
+        parts.append(Text(t(_DOMAIN, "odds.forced", lang), style="yellow"))
+    parts.extend(bet_text(bet, lang) for bet in odds.bets)
+    if odds.values:
+        values = dict(odds.values)
+        best = max(values, key=lambda a: (values[a], -_amount(a)))
+        runs: dict[str, list[int]] = {}
+        line = Text(t(_DOMAIN, "odds.values", lang) + " ", style="bold")
+        items: list[str] = []
+        for action in values:
+            verb, _, amount = action.rpartition(" ")
+            if amount.isdigit():
+                if verb not in runs:
+                    runs[verb] = []
+                    items.append(verb)
+                runs[verb].append(int(amount))
+            else:
+                items.append(action)
+        shown: list[str] = []
+        for item in items:
+            if item in runs:
+                amounts = runs[item]
+                lo, hi = min(amounts), max(amounts)
+                span = f"{show(item)} {lo}" if lo == hi else f"{show(item)} {lo}–{hi}"
+                low_value = _signed(values[f"{item} {lo}"])
+                high_value = _signed(values[f"{item} {hi}"])
+                span_values = low_value if lo == hi else f"{low_value} … {high_value}"
+                shown.append(f"{span}: {span_values}")
+            else:
+                shown.append(f"{show(item)} {_signed(values[item])}")
+        line.append(" · ".join(shown))
+        parts.append(line)
+        parts.append(
+            Text(
+                t(_DOMAIN, "odds.best", lang, action=show(best), value=_signed(values[best])),
+                style="bold green" if values[best] > 0 else "bold",
+            )
+        )
+    return Group(*parts)
+
+
+def _amount(action: str) -> int:
+    _, _, amount = action.rpartition(" ")
+    return int(amount) if amount.isdigit() else 0
