@@ -3,11 +3,12 @@
 Run: ``python benchmarks/bench_backgammon.py`` (about a minute and a half).
 
 * Random self-play, games per second.  One Python loop drives both engines:
-  uniform choice among ``legal_actions()``, chance sampled from
-  ``chance_outcomes()`` with one ``random.Random`` (probabilities converted to
-  floats; a conversion is reused while the engine hands back the same outcome
-  list object).  The peer is OpenSpiel's C++ backgammon (``pyspiel``).  Its
-  doubles are two decision nodes and its actions encode two checker moves, so
+  uniform choice among ``legal_actions()`` and chance drawn with
+  ``random.choices`` over the outcome weights, as a user would write it (our
+  ``chance_distribution()``'s integer weights; OpenSpiel's
+  ``chance_outcomes()`` probabilities), one ``random.Random`` for both.  The
+  peer is OpenSpiel's C++ backgammon (``pyspiel``).  Its doubles are two decision
+  nodes and its actions encode two checker moves, so
   games are counted, not decisions.  The batch simulator plays whole games
   inside the Numba kernel.
 * Legal-play generation, positions per second, on a fixed sample of
@@ -40,37 +41,31 @@ SECONDS = 6.0  # time box of each game loop (shared out in bursts)
 
 # -- one driver for both engines ---------------------------------------------------------
 
-_CUMULATIVE: dict[int, tuple[Any, list[tuple[float, Any]]]] = {}
+
+def contract_chance(state: Any, rng: random.Random) -> Any:
+    """Chance's outcome as a user of the contract draws it: ``random.choices`` over the
+    integer weights of ``chance_distribution()``."""
+    dist = state.chance_distribution()
+    return rng.choices(dist.actions, dist.weights)[0]
 
 
-def cumulative(outcomes: Sequence[tuple[Any, Any]]) -> list[tuple[float, Any]]:
-    """Running float totals of chance outcomes (reused for the same list object)."""
-    entry = _CUMULATIVE.get(id(outcomes))
-    if entry is not None and entry[0] is outcomes:
-        return entry[1]
-    acc = 0.0
-    table = []
-    for action, p in outcomes:
-        acc += float(p)
-        table.append((acc, action))
-    if len(_CUMULATIVE) > 8:
-        _CUMULATIVE.clear()
-    _CUMULATIVE[id(outcomes)] = (outcomes, table)
-    return table
+def openspiel_chance(state: Any, rng: random.Random) -> Any:
+    """The same for OpenSpiel: ``random.choices`` over ``chance_outcomes()``'s probabilities."""
+    actions, probs = zip(*state.chance_outcomes(), strict=True)
+    return rng.choices(actions, probs)[0]
 
 
-def random_game(state: Any, step: Callable[[Any, Any], Any], rng: random.Random) -> int:
+def random_game(
+    state: Any,
+    step: Callable[[Any, Any], Any],
+    chance: Callable[[Any, random.Random], Any],
+    rng: random.Random,
+) -> int:
     """Play one game at random; returns the number of decisions."""
     decisions = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            r = rng.random()
-            table = cumulative(state.chance_outcomes())
-            action = table[-1][1]
-            for acc, candidate in table:
-                if r < acc:
-                    action = candidate
-                    break
+            action = chance(state, rng)
         else:
             action = rng.choice(state.legal_actions())
             decisions += 1
@@ -78,24 +73,25 @@ def random_game(state: Any, step: Callable[[Any, Any], Any], rng: random.Random)
     return decisions
 
 
-def time_games(
-    engines: Sequence[tuple[Callable[[], Any], Callable[[Any, Any], Any]]], seed: int
-) -> list[tuple[float, float, int]]:
+Engine = tuple[Callable[[], Any], Callable[[Any, Any], Any], Callable[[Any, random.Random], Any]]
+
+
+def time_games(engines: Sequence[Engine], seed: int) -> list[tuple[float, float, int]]:
     """(games/s, mean decisions, games) of each engine over a shared time box.
 
     The engines take turns in short bursts, so a change in the machine's load
     falls on all of them alike.
     """
     rng = random.Random(seed)
-    for new_state, step in engines:
-        random_game(new_state(), step, rng)  # warm up
+    for new_state, step, chance in engines:
+        random_game(new_state(), step, chance, rng)  # warm up
     rounds = 6
     totals = [[0.0, 0, 0] for _ in engines]  # seconds, games, decisions
     for _ in range(rounds):
-        for total, (new_state, step) in zip(totals, engines, strict=True):
+        for total, (new_state, step, chance) in zip(totals, engines, strict=True):
             start = time.perf_counter()
             while time.perf_counter() - start < SECONDS / rounds or total[1] < 2:
-                total[2] += random_game(new_state(), step, rng)
+                total[2] += random_game(new_state(), step, chance, rng)
                 total[1] += 1
             total[0] += time.perf_counter() - start
     return [(games / seconds, decisions / games, games) for seconds, games, decisions in totals]
@@ -167,9 +163,7 @@ def time_openspiel_generation(count: int, seed: int) -> float:
         state = game.new_initial_state()
         while not state.is_terminal() and len(states) < count:
             if state.is_chance_node():
-                table = cumulative(state.chance_outcomes())
-                r = rng.random()
-                action = next((a for acc, a in table if r < acc), table[-1][1])
+                action = openspiel_chance(state, rng)
             else:
                 states.append(state.clone())
                 action = rng.choice(state.legal_actions())
@@ -196,11 +190,11 @@ def main() -> None:
     simulate("classic", games=2, seed=0, parallel=True)
 
     peer = None
-    engines: list[tuple[Callable[[], Any], Callable[[Any, Any], Any]]] = [
-        (classic.new_initial_state, contract_step)
-    ]
+    engines: list[Engine] = [(classic.new_initial_state, contract_step, contract_chance)]
     if pyspiel is not None:
-        engines.append((pyspiel.load_game("backgammon").new_initial_state, openspiel_step))
+        engines.append(
+            (pyspiel.load_game("backgammon").new_initial_state, openspiel_step, openspiel_chance)
+        )
     measured = time_games(engines, 1)
     rate, mean, games = measured[0]
     if pyspiel is not None:
@@ -226,7 +220,7 @@ def main() -> None:
         f"{sim.games_per_second:.0f} games/s (same games as above)"
     )
 
-    rate, mean, games = time_games([(acey.new_initial_state, contract_step)], 2)[0]
+    rate, mean, games = time_games([(acey.new_initial_state, contract_step, contract_chance)], 2)[0]
     print(
         f"acey-deucey contract loop: {rate:.0f} games/s; "
         f"{mean:.1f} decisions/game over {games} games"

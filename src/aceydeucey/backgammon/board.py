@@ -31,7 +31,7 @@ import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from aceydeucey.core.errors import ActionSyntaxError
+from aceydeucey.core.errors import ArgumentError, message
 
 __all__ = [
     "BAR",
@@ -54,6 +54,9 @@ STOCK = 26
 #: Destination index of a checker borne off.
 OFF = 0
 
+#: How errors name the two sides of a position.
+_SIDES = (message("bg.side.on_roll"), message("bg.side.opponent"))
+
 
 @dataclass(frozen=True, slots=True)
 class Position:
@@ -70,12 +73,11 @@ class Position:
         (Not run on construction: the move generator builds positions in its inner loop.)
         """
         if len(self.points) != 24:
-            raise ValueError(f"a position has 24 points, not {len(self.points)}")
+            raise ArgumentError("bg.position.points_count", count=len(self.points))
         for side in (0, 1):
             if self.count(side) != CHECKERS:
-                who = "side on roll" if side == 0 else "opponent"
-                raise ValueError(
-                    f"the {who} has {self.count(side)} checkers; each side has {CHECKERS}"
+                raise ArgumentError(
+                    "bg.position.checkers", side=_SIDES[side], count=self.count(side)
                 )
 
     @classmethod
@@ -97,9 +99,9 @@ class Position:
         for sign, counts in ((1, own), (-1, opp or {})):
             for point, n in counts.items():
                 if not 1 <= point <= 24:
-                    raise ValueError(f"point {point} is not on the board (1-24)")
+                    raise ArgumentError("bg.position.not_on_board", point=point)
                 if points[point - 1] * sign < 0:
-                    raise ValueError(f"both sides on point {point}")
+                    raise ArgumentError("bg.position.both_sides", point=point)
                 points[point - 1] += sign * n
         if off is None:
             off = (
@@ -108,7 +110,7 @@ class Position:
             )
         position = cls(tuple(points), bar, unentered, off)
         if min(off) < 0:
-            raise ValueError(f"more than {CHECKERS} checkers on one side")
+            raise ArgumentError("bg.position.too_many")
         position.validate()
         return position
 
@@ -181,16 +183,14 @@ class Position:
                 raise ValueError
             key = base64.b64decode(text + "==", validate=True)
         except ValueError:
-            raise ActionSyntaxError(
-                f"{position_id!r} is not a Position ID: it must be 14 base64 characters"
-            ) from None
+            raise ArgumentError("bg.position_id.format", id=position_id) from None
         bits = [(key[i // 8] >> (i % 8)) & 1 for i in range(80)]
         sides: list[list[int]] = [[0] * 25, [0] * 25]
         side, slot = 0, 0
         for bit in bits:
             if side == 2:
                 if bit:
-                    raise ActionSyntaxError(f"Position ID {position_id!r} has extra checkers")
+                    raise ArgumentError("bg.position_id.extra", id=position_id)
                 continue
             if bit:
                 sides[side][slot] += 1
@@ -199,20 +199,18 @@ class Position:
                 if slot == 25:
                     side, slot = side + 1, 0
         if side < 2:
-            raise ActionSyntaxError(f"Position ID {position_id!r} is truncated")
+            raise ArgumentError("bg.position_id.truncated", id=position_id)
         own, opp = sides
-        for who, counts in (("side on roll", own), ("opponent", opp)):
+        for side, counts in enumerate((own, opp)):
             if sum(counts) > CHECKERS:
-                raise ActionSyntaxError(
-                    f"Position ID {position_id!r} gives the {who} {sum(counts)} checkers"
+                raise ArgumentError(
+                    "bg.position_id.too_many", id=position_id, side=_SIDES[side], count=sum(counts)
                 )
         points = []
         for i in range(24):
             mine, theirs = own[i], opp[23 - i]
             if mine and theirs:
-                raise ActionSyntaxError(
-                    f"Position ID {position_id!r} puts both sides on point {i + 1}"
-                )
+                raise ArgumentError("bg.position_id.both_sides", id=position_id, point=i + 1)
             points.append(mine - theirs)
         return cls(
             tuple(points),

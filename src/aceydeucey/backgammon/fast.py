@@ -606,11 +606,18 @@ def _same_as_first_order(path: Any, src: int, dst: int, params: Any) -> bool:
     """Whether the two moves (``path``'s first, then ``src`` to ``dst``) also play the other way.
 
     True when the second move neither continues the first checker's journey
-    nor bears off, the first came from a point (not the bar or off the board),
-    and no hit gate is in force: then the first search, which tries the
+    nor bears off, the first came from a point (not the bar or off the board)
+    and did not bear off (an entering move played first could forbid that
+    bear-off), and no hit gate is in force: then the first search, which tries the
     higher die first, played the same two moves in the other order.
     """
-    return src != path[1] and dst >= 1 and 1 <= path[0] <= 24 and params[P_HIT_NEEDS_HOME] == 0
+    return (
+        src != path[1]
+        and dst >= 1
+        and 1 <= path[0] <= 24
+        and path[1] >= 1
+        and params[P_HIT_NEEDS_HOME] == 0
+    )
 
 
 @njit(cache=True)
@@ -643,7 +650,12 @@ def _generate(
         high_die = max(dice[0], dice[1])
     # the source-ordered search of doubles is exact unless a lower move can
     # enable a higher one, which only the hit gate allows
-    ordered = doubles and params[P_HIT_NEEDS_HOME] == 0
+    # (or bearing off before entering, when unentered checkers do not block it)
+    ordered = (
+        doubles
+        and params[P_HIT_NEEDS_HOME] == 0
+        and not (board[26] > 0 and params[P_BEAROFF_NEEDS_ENTERED] == 0)
+    )
     s64 = work
     stack = work.view(np.int8)
     p64 = pos.view(np.int64)
@@ -920,7 +932,7 @@ def _play_chunk(
                 break
             again = False
             if d1 != d2:
-                earned = used == 2 or not acey_both
+                earned = used == 2 or (used > 0 and not acey_both)
                 if (
                     acey
                     and d1 == 2

@@ -33,6 +33,7 @@ from aceydeucey.backgammon import fast, moves
 from aceydeucey.backgammon.board import CHECKERS, Position, make_position
 from aceydeucey.backgammon.notation import Move, Play, format_moves, point_text
 from aceydeucey.backgammon.rules import BackgammonRules
+from aceydeucey.core.errors import ArgumentError
 
 __all__ = ["fast_params", "flipped_result", "is_fast", "legal_plays", "play_ends_game", "to_board"]
 
@@ -299,10 +300,10 @@ def _hand(dice: Sequence[int]) -> tuple[tuple[int, ...], np.ndarray[Any, np.dtyp
     key = tuple(dice)
     for die in key:
         if not isinstance(die, int | np.integer) or isinstance(die, bool) or not 1 <= die <= 6:
-            raise ValueError(f"dice are numbers 1 to 6, not {die!r}")
+            raise ArgumentError("bg.dice.bad_die", die=repr(die))
     ordered = tuple(sorted((int(die) for die in key), reverse=True))
     if len(set(ordered)) > 2 or (len(set(ordered)) == 2 and len(ordered) != 2):
-        raise ValueError(f"{key!r} is not a hand of dice: two different dice or one repeated")
+        raise ArgumentError("bg.dice.bad_hand", dice=repr(key))
     hand = (ordered, np.array(ordered, dtype=np.int64))
     if len(_HANDS) < 4096:
         _HANDS[key] = hand

@@ -212,7 +212,7 @@ class HumanAgent:
     def rejected(self, choice: Action | str, error: Exception) -> None:
         from rich.text import Text
 
-        console.print(Text.assemble(("✗ ", "bold red"), str(error)))
+        console.print(Text.assemble(("✗ ", "bold red"), _render_error(error, self.lang)))
         console.print(t_(self.lang, "try_again"))
         self._asked_again = True
 
@@ -236,7 +236,7 @@ class Narrator:
         """One sentence saying what ``action`` did."""
         seat = before.current_player()
         event = after.observation(0).get("last_event") or {}
-        if event.get("type") == "opening":
+        if event.get("kind") == "opening":
             die0, die1 = event["dice"]
             return t_(
                 self.lang,
@@ -249,12 +249,12 @@ class Narrator:
             )
         if seat < 0:
             mover = after.current_player()
-            if event.get("type") == "double":
+            if event.get("kind") == "double":
                 return t_(self.lang, "double_rolled", value=event["value"])
             if 0 <= mover < len(self.names):
                 return t_(self.lang, "rolled", name=self.names[mover], dice=str(action))
             return t_(self.lang, "rolled_plain", dice=str(action))
-        if event.get("type") == "double":
+        if event.get("kind") == "double":
             return t_(self.lang, "named_double", name=self.names[seat], value=event["value"])
         return t_(self.lang, "played", name=self.names[seat], play=str(action))
 
@@ -296,3 +296,7 @@ def _result_line(state: State, lang: str, names: list[str]) -> str:
     points = returns[winner]
     key = "result_one" if points == 1 else "result"
     return t_(lang, key, name=names[winner], points=str(points))
+
+
+def _render_error(error: Exception, lang: str) -> str:
+    return error.render(lang) if isinstance(error, AceyDeuceyError) else str(error)

@@ -42,7 +42,7 @@ from aceydeucey.backgammon import fast
 from aceydeucey.backgammon.board import long_start, off_board_start, standard_start
 from aceydeucey.backgammon.generate import fast_params, to_board
 from aceydeucey.backgammon.rules import BackgammonRules
-from aceydeucey.core.errors import RulesError
+from aceydeucey.core.errors import ArgumentError, RulesError
 
 __all__ = ["SimSummary", "check_supported", "playouts", "simulate"]
 
@@ -130,7 +130,7 @@ def simulate(
     """
     rules = BackgammonRules.resolve(variant=variant, **options)
     if not isinstance(games, int) or isinstance(games, bool) or games < 1:
-        raise ValueError(f"games must be a positive whole number, not {games!r}")
+        raise ArgumentError("bg.sim.games", games=repr(games))
     warm_up(rules, parallel=parallel)
     start = time.perf_counter()
     out = playouts(rules, games, seed, max_decisions=max_decisions, parallel=parallel)
@@ -189,10 +189,7 @@ def check_supported(rules: BackgammonRules) -> None:
     for name, default in unsupported:
         value = getattr(rules, name)
         if value != default:
-            raise RulesError(
-                f"option {name}={value!r} is not supported by the batch simulator "
-                f"(only {name}={default!r}); play such games through the game API"
-            )
+            raise RulesError("bg.sim.unsupported", option=name, value=value, default=default)
 
 
 # -- helpers -------------------------------------------------------------------------
