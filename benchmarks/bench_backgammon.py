@@ -32,7 +32,7 @@ from typing import Any
 import numba
 
 import aceydeucey
-from aceydeucey.backgammon import generate, moves
+from aceydeucey.backgammon import generate, kernel, moves
 from aceydeucey.backgammon.game import BackgammonState
 from aceydeucey.sim.backgammon import simulate
 
@@ -144,7 +144,7 @@ def time_generation(nodes: list[BackgammonState]) -> dict[str, float]:
         (generate.to_board(pos), generate._hand(dice)[1], generate.fast_params(rules))
         for pos, dice, rules, _, _ in args
     ]
-    gen = generate._tools()[0]
+    gen = kernel.Generator()
     for _ in range(2):
         start = time.perf_counter()
         for board, dice_array, params in kernel_args:

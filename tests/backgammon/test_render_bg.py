@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aceydeucey.backgammon.render import CHECKER, dice_text, render_plain
+from aceydeucey.cli.backgammon_render import CHECKER, dice_text, render_plain
 
 OWN, OPP = CHECKER  # seat 0 draws ●, seat 1 draws ○
 

@@ -16,10 +16,14 @@ Notation of the data model (fixed; the fast core and the front end build on it):
 * 15 checkers per side across points, bar, unentered and off.  The pip count
   counts a checker on point ``p`` as ``p`` and a bar or unentered one as 25.
 
-The GNU Backgammon Position ID (:meth:`Position.position_id`) follows gnubg's
-documented format: an 80-bit key (for the side on roll, then for the
-opponent: for points 1..24 and the bar, a 1 per checker then a 0), stored
-little-endian in 10 bytes, in base64 without padding (14 characters).  It cannot
+The GNU Backgammon Position ID (:meth:`Position.position_id`) is written and
+read exactly as gnubg does: an 80-bit key built from gnubg's board tuple in
+order, ``(side not on roll, side on roll)`` (for each, points 1..24 from its
+own side and the bar: a 1 per checker then a 0), stored little-endian in 10
+bytes, in base64 without padding (14 characters).  So the ID's *second* half
+is the player on roll: gnubg 1.1 shows ``AQAAAMD/HwAAAA`` (``set turn 1``) with
+the side on roll's 15 checkers on its 13-point, and ``gnubg.positionfromid``
+gives that side as ``board[1]``.  It cannot
 tell unentered checkers from borne-off ones, so it is only meaningful when
 nothing is unentered; the Acey-Deucey state ID in ``game.py`` covers the rest.
 """
@@ -161,10 +165,12 @@ class Position:
 
     # -- GNU Backgammon Position ID --------------------------------------------
     def position_id(self) -> str:
-        """gnubg's 14-character Position ID, side on roll first (unentered count as off)."""
-        own, opp = self.gnubg_board()[1], self.gnubg_board()[0]
+        """gnubg's 14-character Position ID: the opponent's half, then the side on roll's.
+
+        Unentered checkers count as borne off (the ID cannot tell them apart).
+        """
         bits: list[int] = []
-        for side in (own, opp):
+        for side in self.gnubg_board():
             for n in side:
                 bits.extend([1] * n)
                 bits.append(0)
@@ -176,7 +182,10 @@ class Position:
 
     @classmethod
     def from_position_id(cls, position_id: str) -> Position:
-        """The position of a gnubg Position ID (missing checkers are borne off)."""
+        """The position of a gnubg Position ID, seen from the side on roll (its second half).
+
+        Checkers the ID does not place are borne off.
+        """
         text = position_id.strip()
         try:
             if len(text) != 14:
@@ -200,7 +209,7 @@ class Position:
                     side, slot = side + 1, 0
         if side < 2:
             raise ArgumentError("bg.position_id.truncated", id=position_id)
-        own, opp = sides
+        opp, own = sides  # gnubg's order: the side not on roll first
         for side, counts in enumerate((own, opp)):
             if sum(counts) > CHECKERS:
                 raise ArgumentError(

@@ -373,45 +373,22 @@ class BackgammonState(State):
             if rules.opening == "use_opening_dice":
                 dice = (max(action.die0, action.die1), min(action.die0, action.die1))
                 gates = _open_gate(self.gates, first, dice, rules)
-                return _make(
-                    self.game,
-                    "play",
-                    first,
-                    start,
-                    dice,
-                    "roll",
-                    self.chain,
-                    gates,
-                    self.extra,
-                    self.winner,
-                    event,
+                return self._evolve(
+                    phase="play",
+                    mover=first,
+                    position=start,
+                    dice=dice,
+                    kind="roll",
+                    gates=gates,
+                    last_event=event,
                 )
-            return _make(
-                self.game,
-                "roll",
-                first,
-                start,
-                self.dice,
-                self.kind,
-                self.chain,
-                self.gates,
-                self.extra,
-                self.winner,
-                event,
-            )
+            return self._evolve(phase="roll", mover=first, position=start, last_event=event)
         assert isinstance(action, DoubleChoice)
-        return _make(
-            self.game,
-            "play",
-            self.mover,
-            self.position,
-            (action.value,) * 4,
-            "named",
-            self.chain,
-            self.gates,
-            self.extra,
-            self.winner,
-            (("kind", "double"), ("seat", self.mover), ("value", action.value)),
+        return self._evolve(
+            phase="play",
+            dice=(action.value,) * 4,
+            kind="named",
+            last_event=(("kind", "double"), ("seat", self.mover), ("value", action.value)),
         )
 
     def _rolled(
@@ -422,30 +399,13 @@ class BackgammonState(State):
         gates = self.gates
         if not gates[mover]:
             gates = _open_gate(gates, mover, rolled, self.game.rules)
-        return _make(
-            self.game,
-            "play",
-            mover,
-            self.position,
-            rolled,
-            "roll",
-            self.chain,
-            gates,
-            False,
-            self.winner,
-            event,
+        return self._evolve(
+            phase="play", dice=rolled, kind="roll", gates=gates, extra=False, last_event=event
         )
 
     def _after_play(self, play: Play) -> BackgammonState:
         rules = self.game.rules
-        game, mover, kind, dice, chain, gates = (
-            self.game,
-            self.mover,
-            self.kind,
-            self.dice,
-            self.chain,
-            self.gates,
-        )
+        mover, kind, dice, chain, gates = self.mover, self.kind, self.dice, self.chain, self.gates
         unused = play.unused
         # the play itself is kept: its text and hits are written out by observation()
         event = (
@@ -456,8 +416,8 @@ class BackgammonState(State):
             ("dice_kind", kind),
         )
         if play_ends_game(play):
-            return _make(
-                game, "over", mover, play.result, (), "", chain, gates, self.extra, mover, event
+            return self._evolve(
+                phase="over", position=play.result, dice=(), kind="", winner=mover, last_event=event
             )
         full = not unused
         if kind == "roll":
@@ -468,91 +428,109 @@ class BackgammonState(State):
                 played_some = len(unused) < len(dice)
                 earned = full or (played_some and not rules.acey_requires_both_played)
                 if earned and (limit is None or chain < limit):
-                    return _make(
-                        game,
-                        "double",
-                        mover,
-                        play.result,
-                        (),
-                        "",
-                        chain + 1,
-                        gates,
-                        self.extra,
-                        self.winner,
-                        event,
+                    return self._evolve(
+                        phase="double",
+                        position=play.result,
+                        dice=(),
+                        kind="",
+                        chain=chain + 1,
+                        last_event=event,
                     )
             elif len(dice) == 4:
                 if rules.doubles_plus_complement and full:
-                    return _make(
-                        game,
-                        "play",
-                        mover,
-                        play.result,
-                        (7 - dice[0],) * 4,
-                        "complement",
-                        chain,
-                        gates,
-                        self.extra,
-                        self.winner,
-                        event,
+                    return self._evolve(
+                        phase="play",
+                        position=play.result,
+                        dice=(7 - dice[0],) * 4,
+                        kind="complement",
+                        last_event=event,
                     )
                 if _extra_roll(rules.natural_doubles_extra_roll, full):
-                    return _make(
-                        game,
-                        "roll",
-                        mover,
-                        play.result,
-                        (),
-                        "",
-                        chain,
-                        gates,
-                        True,
-                        self.winner,
-                        event,
+                    return self._evolve(
+                        phase="roll",
+                        position=play.result,
+                        dice=(),
+                        kind="",
+                        extra=True,
+                        last_event=event,
                     )
         elif kind == "named":
             if full or not rules.acey_reroll_requires_full_doubles:
-                return _make(
-                    game, "roll", mover, play.result, (), "", chain, gates, True, self.winner, event
+                return self._evolve(
+                    phase="roll",
+                    position=play.result,
+                    dice=(),
+                    kind="",
+                    extra=True,
+                    last_event=event,
                 )
         elif kind == "complement":
             if _extra_roll(rules.natural_doubles_extra_roll, full):
-                return _make(
-                    game, "roll", mover, play.result, (), "", chain, gates, True, self.winner, event
+                return self._evolve(
+                    phase="roll",
+                    position=play.result,
+                    dice=(),
+                    kind="",
+                    extra=True,
+                    last_event=event,
                 )
         elif kind == "remainder":
-            return _make(
-                game, "roll", mover, play.result, (), "", 0, gates, False, self.winner, event
+            return self._evolve(
+                phase="roll",
+                position=play.result,
+                dice=(),
+                kind="",
+                chain=0,
+                extra=False,
+                last_event=event,
             )
         if not full and rules.unplayable_remainder == "to_opponent":
             gated = not gates[mover] or (self.position.bar[0] > 0 and not self._may_reenter())
             if not gated:
-                return _make(
-                    game,
-                    "play",
-                    1 - mover,
-                    flipped_result(play),
-                    unused,
-                    "remainder",
-                    0,
-                    gates,
-                    False,
-                    self.winner,
-                    event,
+                return self._evolve(
+                    phase="play",
+                    mover=1 - mover,
+                    position=flipped_result(play),
+                    dice=unused,
+                    kind="remainder",
+                    chain=0,
+                    extra=False,
+                    last_event=event,
                 )
-        return _make(
-            game,
-            "roll",
-            1 - mover,
-            flipped_result(play),
-            (),
-            "",
-            0,
-            gates,
-            False,
-            self.winner,
-            event,
+        return self._evolve(
+            phase="roll",
+            mover=1 - mover,
+            position=flipped_result(play),
+            dice=(),
+            kind="",
+            chain=0,
+            extra=False,
+            last_event=event,
         )
+
+    def _evolve(self, **changes: Any) -> BackgammonState:
+        """This state with the fields in ``changes`` replaced: the one way the engine's
+        transitions build the next state (the same value as the constructor gives,
+        built directly: no ``__init__``, no ``__post_init__``, nothing cached copied).
+        """
+        d = self.__dict__
+        fields = {
+            "game": d["game"],
+            "phase": d["phase"],
+            "mover": d["mover"],
+            "position": d["position"],
+            "dice": d["dice"],
+            "kind": d["kind"],
+            "chain": d["chain"],
+            "gates": d["gates"],
+            "extra": d["extra"],
+            "winner": d["winner"],
+            "last_event": d["last_event"],
+        }
+        fields.update(changes)
+        state: BackgammonState = _new_object(BackgammonState)
+        _set_attribute(state, "__dict__", fields)
+        return state
 
     # -- results --------------------------------------------------------------------
     def returns(self) -> tuple[Fraction, ...]:
@@ -696,7 +674,7 @@ class BackgammonState(State):
 
     # -- state IDs ------------------------------------------------------------------
     def position_id(self) -> str:
-        """gnubg's Position ID of the position, the side on roll (the mover) first."""
+        """gnubg's Position ID of the position (its second half is the mover, on roll)."""
         return self.position.position_id()
 
     def state_id(self) -> str:
@@ -811,41 +789,6 @@ def render_ascii(state: BackgammonState) -> str:
 
 _new_object = object.__new__
 _set_attribute = object.__setattr__
-
-
-def _make(
-    game: BackgammonGame,
-    phase: str,
-    mover: int,
-    position: Position,
-    dice: tuple[int, ...],
-    kind: str,
-    chain: int,
-    gates: tuple[bool, bool],
-    extra: bool,
-    winner: int,
-    last_event: tuple[tuple[str, Any], ...],
-) -> BackgammonState:
-    """``BackgammonState(...)`` for the engine's own transitions: the same value, built directly."""
-    state: BackgammonState = _new_object(BackgammonState)
-    _set_attribute(
-        state,
-        "__dict__",
-        {
-            "game": game,
-            "phase": phase,
-            "mover": mover,
-            "position": position,
-            "dice": dice,
-            "kind": kind,
-            "chain": chain,
-            "gates": gates,
-            "extra": extra,
-            "winner": winner,
-            "last_event": last_event,
-        },
-    )
-    return state
 
 
 def _event_dict(event: tuple[tuple[str, Any], ...]) -> dict[str, Any]:

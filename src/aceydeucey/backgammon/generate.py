@@ -7,6 +7,13 @@ played.  It runs the Numba kernel of :mod:`aceydeucey.backgammon.fast` for
 every rule set except ``must_use_max_dice=False`` (free choice of how many
 dice to play), which goes to the reference.
 
+The kernel (and Numba, NumPy) is imported on the first call, not with this
+module: the reference engine and everything above it load without Numba.  The
+first call after a fresh install compiles the kernel (Numba's cache, next to
+the package, keeps it for later processes); :func:`warm_up` does it ahead of
+time, :func:`warm_up_in_background` in a thread, and :func:`kernel_ready` says
+whether it is done.
+
 The kernel's work space is per thread, so threads may generate plays at once.
 The plays it returns are lazy: a play keeps a row of the kernel's output and
 builds its ``result`` :class:`Position` and its ``moves`` only when asked, so
@@ -25,17 +32,35 @@ import struct
 import threading
 from collections.abc import Sequence
 from itertools import repeat
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from aceydeucey.backgammon import fast, moves
+from aceydeucey.backgammon import moves
 from aceydeucey.backgammon.board import CHECKERS, Position, make_position
 from aceydeucey.backgammon.notation import Move, Play, format_moves, point_text
 from aceydeucey.backgammon.rules import BackgammonRules
 from aceydeucey.core.errors import ArgumentError
 
-__all__ = ["fast_params", "flipped_result", "is_fast", "legal_plays", "play_ends_game", "to_board"]
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = [
+    "fast_params",
+    "flipped_result",
+    "is_fast",
+    "kernel_ready",
+    "legal_plays",
+    "play_ends_game",
+    "to_board",
+    "warm_up",
+    "warm_up_in_background",
+]
+
+#: Layout of a kernel row (``kernel.SLOTS``, ``kernel.ROW``...), fixed by the kernel and
+#: checked against it when it loads: this module reads rows without importing it.
+SLOTS = 32
+ROW = 48
+ROW_PATH = 32
+ROW_HIGH = 44
 
 
 def legal_plays(
@@ -47,7 +72,7 @@ def legal_plays(
     may_reenter: bool = True,
 ) -> list[Play]:
     """Every legal play of ``dice`` from ``position`` (see ``moves.legal_plays``)."""
-    if not rules.must_use_max_dice:
+    if not rules.must_use_max_dice or _NO_KERNEL:
         return moves.legal_plays(
             position, dice, rules, may_enter=may_enter, may_reenter=may_reenter
         )
@@ -60,18 +85,23 @@ def legal_plays(
     try:
         board_bytes, board, work, rows = _LOCAL.work
     except AttributeError:
+        if not warm_up():  # no Numba here: the reference serves
+            return moves.legal_plays(
+                position, dice, rules, may_enter=may_enter, may_reenter=may_reenter
+            )
         board_bytes, board, work, rows = _LOCAL.work = _work_space()
+    generate_rows = _KERNEL[0]
     _PACK_INTO(
         board_bytes, 0, *position.points, *position.bar, *position.unentered, *position.off, 0, 0
     )
     entry = _PARAMS.get(id(rules))  # _params(rules), inline
     params = entry[1] if entry is not None and entry[0] is rules else _params(rules)
-    n, used = _GENERATE_ROWS(board, dice_array, params, *work)
+    n, used = generate_rows(board, dice_array, params, *work)
     if n < 0:
         raise RuntimeError("fast move generation overflowed its result table")
     if used == 0:
         return [Play((), position, ordered)]
-    return _Plays(_Batch(rows[: n * fast.ROW].tobytes(), n, _unused(ordered, used)))
+    return _Plays(_Batch(rows[: n * ROW].tobytes(), n, _unused(ordered, used)))
 
 
 def flipped_result(play: Play) -> Position:
@@ -79,7 +109,7 @@ def flipped_result(play: Play) -> Position:
     if not isinstance(play, _FastPlay):
         return play.result.flip()
     data = play[0].data
-    start = play[1] * fast.ROW
+    start = play[1] * ROW
     points = _POINTS(data[start : start + 24][::-1].translate(_NEGATED))
     v = _COUNTS(data, start + 24)  # bar, unentered, off: (mover, opponent) each
     return make_position(points, _PAIRS[v[1]][v[0]], _PAIRS[v[3]][v[2]], _PAIRS[v[5]][v[4]])
@@ -89,7 +119,7 @@ def play_ends_game(play: Play) -> bool:
     """Whether ``play`` bears off the mover's last checker."""
     if not isinstance(play, _FastPlay):
         return play.result.off[0] == CHECKERS
-    off: int = play[0].data[play[1] * fast.ROW + _OFF_SLOT]
+    off: int = play[0].data[play[1] * ROW + _OFF_SLOT]
     return off == CHECKERS
 
 
@@ -99,27 +129,72 @@ def is_fast(rules: BackgammonRules) -> bool:
 
 
 def to_board(position: Position) -> np.ndarray[Any, np.dtype[np.int8]]:
-    """The fast core's board (see :mod:`~aceydeucey.backgammon.fast`) of a position."""
-    data = bytearray(fast.SLOTS)
+    """The kernel's board (see :mod:`~aceydeucey.backgammon.kernel`) of a position."""
+    import numpy as np
+
+    data = bytearray(SLOTS)
     _PACK_INTO(data, 0, *position.points, *position.bar, *position.unentered, *position.off, 0, 0)
     return np.frombuffer(data, dtype=np.int8)
 
 
 def fast_params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
-    """The fast core's move-generation parameters for ``rules``."""
-    hold = {
-        "nothing": fast.HOLD_NONE,
-        "passing_opp_12pt": fast.HOLD_PAST_MIDPOINT,
-        "moving_any_entered": fast.HOLD_ALL,
-    }[rules.must_enter_all_before]
-    return fast.move_params(
-        bearoff_exact=rules.bearoff_rule == "exact_only",
-        hold_back=hold,
-        frozen_home=rules.home_board_frozen,
-        bearoff_needs_entered=rules.bearoff_requires_all_entered,
-        higher_die=rules.must_play_higher_die,
-        hit_needs_home=rules.hit_gate == "after_home_board",
-    )
+    """The kernel's move-generation parameters for ``rules``."""
+    from aceydeucey.backgammon.kernel import move_params_of
+
+    return move_params_of(rules)
+
+
+def kernel_ready() -> bool:
+    """Whether the kernel is loaded (compiled, or read from Numba's cache)."""
+    return bool(_KERNEL)
+
+
+def warm_up() -> bool:
+    """Load the kernel and run it once (compiling it if no cache holds it yet).
+
+    ``False`` when Numba cannot be imported: :func:`legal_plays` then runs the reference.
+    """
+    if _KERNEL:
+        return True
+    with _LOADING:
+        if _KERNEL:
+            return True
+        if _NO_KERNEL:
+            return False
+        try:
+            from aceydeucey.backgammon import kernel
+        except ImportError:
+            _NO_KERNEL.append(True)
+            return False
+
+        assert (kernel.SLOTS, kernel.ROW, kernel.ROW_PATH, kernel.ROW_HIGH) == (
+            SLOTS,
+            ROW,
+            ROW_PATH,
+            ROW_HIGH,
+        )
+        import numpy as np
+
+        board = to_board(Position((0,) * 23 + (15,), (0, 0), (0, 0), (0, 0)))
+        work = kernel.Generator().work_space
+        kernel.generate_rows(board, np.array([2, 1], dtype=np.int64), _params_any(), *work)
+        _KERNEL.append(kernel.generate_rows)
+    return True
+
+
+def warm_up_in_background() -> threading.Thread | None:
+    """Start :func:`warm_up` in a daemon thread (``None`` when already loaded)."""
+    if _KERNEL:
+        return None
+    thread = threading.Thread(target=warm_up, name="backgammon-kernel", daemon=True)
+    thread.start()
+    return thread
+
+
+def _params_any() -> np.ndarray[Any, np.dtype[np.int64]]:
+    from aceydeucey.backgammon.kernel import move_params
+
+    return move_params()
 
 
 # -- lazy plays -------------------------------------------------------------------
@@ -154,7 +229,7 @@ class _FastPlay(tuple[_Batch, int], Play):
     def result(self) -> Position:
         cached: Position | None = self.__dict__.get("_result")
         if cached is None:
-            v = _BOARD_ROW(self[0].data, self[1] * fast.ROW)
+            v = _BOARD_ROW(self[0].data, self[1] * ROW)
             cached = make_position(v[:24], v[24:26], v[26:28], v[28:30])
             self.__dict__["_result"] = cached
         return cached
@@ -163,7 +238,7 @@ class _FastPlay(tuple[_Batch, int], Play):
     def moves(self) -> tuple[Move, ...]:
         cached: tuple[Move, ...] | None = self.__dict__.get("_moves")
         if cached is None:
-            path = _PATH_ROW(self[0].data, self[1] * fast.ROW + fast.ROW_PATH)
+            path = _PATH_ROW(self[0].data, self[1] * ROW + ROW_PATH)
             cached = tuple(
                 _MOVES[path[k]][path[k + 1]][path[k + 2]] for k in range(0, 12, 3) if path[k]
             )
@@ -172,7 +247,7 @@ class _FastPlay(tuple[_Batch, int], Play):
 
     def __str__(self) -> str:
         data = self[0].data
-        start = self[1] * fast.ROW + fast.ROW_PATH
+        start = self[1] * ROW + ROW_PATH
         path = _PATH_ROW(data, start)
         if not path[6]:  # one or two moves: written directly
             return _short_text(path)
@@ -188,7 +263,7 @@ class _FastPlay(tuple[_Batch, int], Play):
     @property
     def unused(self) -> tuple[int, ...]:
         batch = self[0]
-        high = batch.data[self[1] * fast.ROW + fast.ROW_HIGH]
+        high = batch.data[self[1] * ROW + ROW_HIGH]
         return batch.unused[0] if high else batch.unused[1]
 
     def __eq__(self, other: object) -> bool:
@@ -238,12 +313,16 @@ _LOCAL = threading.local()
 _NEGATED = bytes(-i & 0xFF for i in range(256))
 _POINTS = struct.Struct("24b").unpack
 _COUNTS = struct.Struct("6b").unpack_from
-_GENERATE_ROWS = fast.generate_rows
+#: the kernel's ``generate_rows`` once loaded (see :func:`warm_up`); empty before
+_KERNEL: list[Any] = []
+_LOADING = threading.Lock()
+#: holds ``True`` once the kernel was found unloadable (no Numba): the reference serves
+_NO_KERNEL: list[bool] = []
 #: every pair of checker counts, shared: _PAIRS[a][b] == (a, b)
 _PAIRS = [[(a, b) for b in range(CHECKERS + 1)] for a in range(CHECKERS + 1)]
 #: byte of the mover's borne-off count in a kernel row
 _OFF_SLOT = 28
-_PACK_INTO = struct.Struct(f"{fast.SLOTS}b").pack_into
+_PACK_INTO = struct.Struct(f"{SLOTS}b").pack_into
 _BOARD_ROW = struct.Struct("30b").unpack_from
 _PATH_ROW = struct.Struct("12b").unpack_from
 _PARAMS: dict[int, tuple[BackgammonRules, np.ndarray[Any, np.dtype[np.int64]]]] = {}
@@ -276,14 +355,13 @@ def _work_space() -> tuple[
     bytearray, np.ndarray[Any, np.dtype[np.int8]], tuple[np.ndarray[Any, Any], ...], memoryview
 ]:
     """This thread's board buffer (bytes and array), kernel work space and rows (as bytes)."""
-    data = bytearray(fast.SLOTS)
-    work = fast.Generator().work_space
+    import numpy as np
+
+    from aceydeucey.backgammon.kernel import Generator
+
+    data = bytearray(SLOTS)
+    work = Generator().work_space
     return data, np.frombuffer(data, dtype=np.int8), work, work[-1].data.cast("B")
-
-
-def _tools() -> tuple[fast.Generator, bytearray, np.ndarray[Any, np.dtype[np.int8]]]:
-    data = bytearray(fast.SLOTS)
-    return fast.Generator(), data, np.frombuffer(data, dtype=np.int8)
 
 
 def _params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
@@ -297,6 +375,8 @@ def _params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
 
 
 def _hand(dice: Sequence[int]) -> tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]:
+    import numpy as np
+
     key = tuple(dice)
     for die in key:
         if not isinstance(die, int | np.integer) or isinstance(die, bool) or not 1 <= die <= 6:

@@ -180,7 +180,7 @@ class HumanAgent:
         self._asked_again = False  # after a refusal the board is not drawn again
 
     def act(self, observation: dict[str, Any]) -> str:
-        from aceydeucey.backgammon.render import render
+        from aceydeucey.cli.backgammon_render import render
 
         legal: list[str] = observation["legal_actions"]
         if not self._asked_again:
@@ -259,7 +259,7 @@ class Narrator:
         return t_(self.lang, "played", name=self.names[seat], play=str(action))
 
     def show(self, state: State, *, seat: int) -> None:
-        from aceydeucey.backgammon.render import render
+        from aceydeucey.cli.backgammon_render import render
 
         console.print(render(state.observation(seat), lang=self.lang, names=self.names))
 

@@ -61,7 +61,7 @@ def render_plain(
 
 def board_text(observation: dict[str, Any], *, lang: str = "en") -> Text:
     """The two-row board with point numbers, checkers and the bar."""
-    seat = int(observation.get("seat", 0))
+    seat = int(observation.get("seat") or 0)
     points: list[int] = list(observation["points"])
     if len(points) != 24:
         raise ValueError(f"an observation's 'points' must hold 24 counts, not {len(points)}")
@@ -90,7 +90,7 @@ def status_lines(
     observation: dict[str, Any], lang: str = "en", names: Sequence[str] = ("seat 0", "seat 1")
 ) -> list[Text]:
     """The panel under the board: each side's counts, the dice, whose turn it is."""
-    seat = int(observation.get("seat", 0))
+    seat = int(observation.get("seat") or 0)
     pip = _pair(observation.get("pip"))
     bar = _pair(observation.get("bar"))
     unentered = _pair(observation.get("unentered"))
@@ -120,7 +120,7 @@ def turn_line(
     observation: dict[str, Any], lang: str = "en", names: Sequence[str] = ("seat 0", "seat 1")
 ) -> str:
     """One line: who is to act, with the dice, a pending named double or the result."""
-    seat = int(observation.get("seat", 0))
+    seat = int(observation.get("seat") or 0)
     winner = observation.get("winner")
     if winner is not None:
         return t(_DOMAIN, "board_winner", lang, name=_name(names, int(winner)))
