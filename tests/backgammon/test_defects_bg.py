@@ -11,6 +11,9 @@ from aceydeucey.backgammon.rules import BackgammonRules
 from aceydeucey.core.errors import ArgumentError, IllegalActionError
 from aceydeucey.core.registry import load_game
 
+#: these tests compare the kernel with the reference: load it first (not in the background)
+generate.warm_up()
+
 
 def game_of(**options: object) -> BackgammonGame:
     game = load_game("backgammon", **options)

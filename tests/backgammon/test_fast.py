@@ -25,6 +25,9 @@ from aceydeucey.backgammon.board import BAR, OFF, STOCK, Position
 from aceydeucey.backgammon.game import BackgammonState
 from aceydeucey.backgammon.notation import Play
 
+#: these tests compare the kernel with the reference: load it first (not in the background)
+generate.warm_up()
+
 SAMPLE = 3_000
 
 

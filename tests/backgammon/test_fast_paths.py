@@ -24,6 +24,9 @@ from aceydeucey.backgammon.game import BackgammonState
 from aceydeucey.backgammon.notation import Play, Roll, format_moves
 from aceydeucey.core.errors import IllegalActionError
 
+#: these tests compare the kernel with the reference: load it first (not in the background)
+generate.warm_up()
+
 
 def _nodes(variant: str, seed: int, count: int) -> list[BackgammonState]:
     """Play nodes of a seeded random game of ``variant`` (new games until ``count``)."""

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from aceydeucey.backgammon import generate
 from aceydeucey.backgammon.board import (
@@ -45,7 +45,12 @@ from aceydeucey.backgammon.board import (
     off_board_start,
     standard_start,
 )
-from aceydeucey.backgammon.generate import flipped_result, play_ends_game
+from aceydeucey.backgammon.generate import (
+    flipped_board,
+    flipped_result,
+    play_ends_game,
+    position_of_board,
+)
 from aceydeucey.backgammon.moves import explain_steps, match_play
 from aceydeucey.backgammon.notation import (
     DoubleChoice,
@@ -198,6 +203,19 @@ class BackgammonState(State):
     winner: int = -1
     last_event: tuple[tuple[str, Any], ...] = field(default=(), compare=False, repr=False)
 
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> Any:
+            # ``position`` of a state the engine made from the kernel's board: built once,
+            # when first asked for (the random-play loop never asks)
+            if name == "position":
+                d = self.__dict__
+                board = d.get("_board")
+                if board is not None:
+                    position = d["position"] = position_of_board(board)
+                    return position
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     # -- who acts -----------------------------------------------------------------
     def current_player(self) -> int:
         phase = self.phase
@@ -218,7 +236,7 @@ class BackgammonState(State):
             return _ROLLED_DOUBLES
         return []
 
-    def player_actions(self) -> list[Play] | list[DoubleChoice]:
+    def player_actions(self) -> Sequence[Play] | list[DoubleChoice]:
         if self.phase == "play":
             return self._plays()
         if self.phase == "double" and self.game.rules.acey_doubles_choice == "named":
@@ -226,14 +244,14 @@ class BackgammonState(State):
         return []
 
     @cached_property
-    def plays(self) -> list[Play]:
+    def plays(self) -> Sequence[Play]:
         """The legal plays of the dice in hand (empty outside the play phase)."""
         return self._plays()
 
-    def _plays(self) -> list[Play]:
+    def _plays(self) -> Sequence[Play]:
         """``plays``, computed once per state (kept where ``cached_property`` keeps it)."""
         cache = self.__dict__
-        plays: list[Play] | None = cache.get("plays")
+        plays: Sequence[Play] | None = cache.get("plays")
         if plays is not None:
             return plays
         if self.phase != "play":
@@ -242,11 +260,12 @@ class BackgammonState(State):
             rules = self.game.rules
             dice = self.dice
             plays = generate.legal_plays(
-                self.position,
+                cache.get("position"),
                 dice,
                 rules,
                 may_enter=self.gates[self.mover],
                 may_reenter=rules.bar_reentry_gate == "none" or _is_special(dice),
+                board=cache.get("_board"),
             )
         cache["plays"] = plays
         return plays
@@ -497,6 +516,18 @@ class BackgammonState(State):
                     extra=False,
                     last_event=event,
                 )
+        board = flipped_board(play)
+        if board is not None:  # a kernel play: the next state keeps the kernel's board
+            return self._evolve(
+                phase="roll",
+                mover=1 - mover,
+                _board=board,
+                dice=(),
+                kind="",
+                chain=0,
+                extra=False,
+                last_event=event,
+            )
         return self._evolve(
             phase="roll",
             mover=1 - mover,
@@ -508,26 +539,50 @@ class BackgammonState(State):
             last_event=event,
         )
 
-    def _evolve(self, **changes: Any) -> BackgammonState:
-        """This state with the fields in ``changes`` replaced: the one way the engine's
-        transitions build the next state (the same value as the constructor gives,
-        built directly: no ``__init__``, no ``__post_init__``, nothing cached copied).
+    def _evolve(
+        self,
+        *,
+        phase: str,
+        mover: int | None = None,
+        position: Position | None = None,
+        _board: bytes | None = None,
+        dice: tuple[int, ...] | None = None,
+        kind: str | None = None,
+        chain: int | None = None,
+        gates: tuple[bool, bool] | None = None,
+        extra: bool | None = None,
+        winner: int | None = None,
+        last_event: tuple[tuple[str, Any], ...] = (),
+    ) -> BackgammonState:
+        """This state with the given fields replaced (``None``: unchanged): the one way the
+        engine's transitions build the next state (the same value as the constructor
+        gives, built directly: no ``__init__``, nothing cached copied).
+
+        The position may be given as ``position`` or as ``_board``, the kernel's 32
+        bytes; a state made from a board builds its ``position`` on first access.
         """
         d = self.__dict__
         fields = {
             "game": d["game"],
-            "phase": d["phase"],
-            "mover": d["mover"],
-            "position": d["position"],
-            "dice": d["dice"],
-            "kind": d["kind"],
-            "chain": d["chain"],
-            "gates": d["gates"],
-            "extra": d["extra"],
-            "winner": d["winner"],
-            "last_event": d["last_event"],
+            "phase": phase,
+            "mover": d["mover"] if mover is None else mover,
+            "dice": d["dice"] if dice is None else dice,
+            "kind": d["kind"] if kind is None else kind,
+            "chain": d["chain"] if chain is None else chain,
+            "gates": d["gates"] if gates is None else gates,
+            "extra": d["extra"] if extra is None else extra,
+            "winner": d["winner"] if winner is None else winner,
+            "last_event": last_event,
         }
-        fields.update(changes)
+        if position is not None:
+            fields["position"] = position
+        elif _board is not None:
+            fields["_board"] = _board
+        else:  # the same position: as the Position, the kernel's board, or both
+            if "position" in d:
+                fields["position"] = d["position"]
+            if "_board" in d:
+                fields["_board"] = d["_board"]
         state: BackgammonState = _new_object(BackgammonState)
         _set_attribute(state, "__dict__", fields)
         return state

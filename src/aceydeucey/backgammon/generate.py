@@ -7,12 +7,16 @@ played.  It runs the Numba kernel of :mod:`aceydeucey.backgammon.fast` for
 every rule set except ``must_use_max_dice=False`` (free choice of how many
 dice to play), which goes to the reference.
 
-The kernel (and Numba, NumPy) is imported on the first call, not with this
-module: the reference engine and everything above it load without Numba.  The
-first call after a fresh install compiles the kernel (Numba's cache, next to
-the package, keeps it for later processes); :func:`warm_up` does it ahead of
-time, :func:`warm_up_in_background` in a thread, and :func:`kernel_ready` says
-whether it is done.
+The kernel (and Numba, NumPy) is not imported with this module: the reference
+engine and everything above it load without Numba.  The first call starts a
+background thread that loads the kernel (compiling it after a fresh install,
+some 20 s; Numba's cache, next to the package, keeps it for later processes,
+which load it in about a second) and, until it is ready, answers with the
+reference generator: the same plays in the same order, so the first move
+never waits.  :func:`warm_up` loads the kernel now (benchmarks, simulators),
+:func:`warm_up_in_background` starts the thread early, and
+:func:`kernel_ready` says whether it is done.  Without Numba the reference
+serves for good.
 
 The kernel's work space is per thread, so threads may generate plays at once.
 The plays it returns are lazy: a play keeps a row of the kernel's output and
@@ -30,9 +34,9 @@ from __future__ import annotations
 
 import struct
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import repeat
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from aceydeucey.backgammon import moves
 from aceydeucey.backgammon.board import CHECKERS, Position, make_position
@@ -64,15 +68,28 @@ ROW_HIGH = 44
 
 
 def legal_plays(
-    position: Position,
+    position: Position | None,
     dice: Sequence[int],
     rules: BackgammonRules,
     *,
     may_enter: bool = True,
     may_reenter: bool = True,
-) -> list[Play]:
-    """Every legal play of ``dice`` from ``position`` (see ``moves.legal_plays``)."""
-    if not rules.must_use_max_dice or _NO_KERNEL:
+    board: bytes | None = None,
+) -> Sequence[Play]:
+    """Every legal play of ``dice`` from ``position`` (see ``moves.legal_plays``).
+
+    ``board``, when given, is the same position as the kernel's 32 bytes (see
+    :func:`result_board`): the state keeps it, so that it need not be packed again;
+    ``position`` may then be ``None`` (it is built only when needed).
+    """
+    if not _KERNEL or not rules.must_use_max_dice:
+        # the reference: for free choice of dice, and until the kernel is loaded (its first
+        # compilation runs in a background thread, started here on first use)
+        if not _STARTED and rules.must_use_max_dice:
+            warm_up_in_background()
+        _check_hand(dice)
+        if position is None:
+            position = position_of_board(_required(board))
         return moves.legal_plays(
             position, dice, rules, may_enter=may_enter, may_reenter=may_reenter
         )
@@ -80,27 +97,35 @@ def legal_plays(
     if hand is None:
         hand = _hand(dice)
     ordered, dice_array = hand
-    if not ordered or not may_enter or (position.bar[0] and not may_reenter):
-        return [Play((), position, ordered)]
+    on_bar = board[_BAR_SLOT] if board is not None else _required(position).bar[0]
+    if not ordered or not may_enter or (on_bar and not may_reenter):
+        return [_pass(position, board, ordered)]
     try:
-        board_bytes, board, work, rows = _LOCAL.work
+        board_bytes, array, work, rows = _LOCAL.work
     except AttributeError:
-        if not warm_up():  # no Numba here: the reference serves
-            return moves.legal_plays(
-                position, dice, rules, may_enter=may_enter, may_reenter=may_reenter
-            )
-        board_bytes, board, work, rows = _LOCAL.work = _work_space()
+        board_bytes, array, work, rows = _LOCAL.work = _work_space()
     generate_rows = _KERNEL[0]
-    _PACK_INTO(
-        board_bytes, 0, *position.points, *position.bar, *position.unentered, *position.off, 0, 0
-    )
+    if board is not None:
+        board_bytes[:] = board
+    else:
+        assert position is not None
+        _PACK_INTO(
+            board_bytes,
+            0,
+            *position.points,
+            *position.bar,
+            *position.unentered,
+            *position.off,
+            0,
+            0,
+        )
     entry = _PARAMS.get(id(rules))  # _params(rules), inline
     params = entry[1] if entry is not None and entry[0] is rules else _params(rules)
-    n, used = generate_rows(board, dice_array, params, *work)
+    n, used = generate_rows(array, dice_array, params, *work)
     if n < 0:
         raise RuntimeError("fast move generation overflowed its result table")
     if used == 0:
-        return [Play((), position, ordered)]
+        return [_pass(position, board, ordered)]
     return _Plays(_Batch(rows[: n * ROW].tobytes(), n, _unused(ordered, used)))
 
 
@@ -113,6 +138,54 @@ def flipped_result(play: Play) -> Position:
     points = _POINTS(data[start : start + 24][::-1].translate(_NEGATED))
     v = _COUNTS(data, start + 24)  # bar, unentered, off: (mover, opponent) each
     return make_position(points, _PAIRS[v[1]][v[0]], _PAIRS[v[3]][v[2]], _PAIRS[v[5]][v[4]])
+
+
+def result_board(play: Play) -> bytes | None:
+    """The kernel's board (32 bytes) after ``play``, from the mover's side; ``None`` for a
+    play the kernel did not make."""
+    if not isinstance(play, _FastPlay):
+        return None
+    start = play[1] * ROW
+    data: bytes = play[0].data
+    return data[start : start + SLOTS]
+
+
+def flipped_board(play: Play) -> bytes | None:
+    """:func:`result_board` from the other side (the opponent on roll next)."""
+    if not isinstance(play, _FastPlay):
+        return None
+    data: bytes = play[0].data
+    start = play[1] * ROW
+    bar, bar_opp, un, un_opp, off, off_opp = _COUNTS(data, start + 24)
+    return (
+        data[start : start + 24][::-1].translate(_NEGATED)
+        + _TAILS[(bar_opp, bar, un_opp, un, off_opp, off)]
+    )
+
+
+def board_of(position: Position) -> bytes:
+    """The kernel's board of ``position`` as 32 bytes."""
+    data = bytearray(SLOTS)
+    _PACK_INTO(data, 0, *position.points, *position.bar, *position.unentered, *position.off, 0, 0)
+    return bytes(data)
+
+
+def position_of_board(board: bytes) -> Position:
+    """The :class:`Position` of a kernel board (32 bytes)."""
+    v = _BOARD_ROW(board, 0)
+    return make_position(v[:24], _PAIRS[v[24]][v[25]], _PAIRS[v[26]][v[27]], _PAIRS[v[28]][v[29]])
+
+
+def _pass(position: Position | None, board: bytes | None, dice: tuple[int, ...]) -> Play:
+    if position is None:
+        position = position_of_board(_required(board))
+    return Play((), position, dice)
+
+
+def _required(value: Any) -> Any:
+    if value is None:
+        raise ArgumentError("bg.new_state.needs_position")
+    return value
 
 
 def play_ends_game(play: Play) -> bool:
@@ -183,9 +256,15 @@ def warm_up() -> bool:
 
 
 def warm_up_in_background() -> threading.Thread | None:
-    """Start :func:`warm_up` in a daemon thread (``None`` when already loaded)."""
-    if _KERNEL:
-        return None
+    """Start :func:`warm_up` in a daemon thread, once (``None`` when already started).
+
+    Until it is done, :func:`legal_plays` runs the reference, which gives the same
+    plays in the same order; then it switches to the kernel.
+    """
+    with _LOADING:
+        if _KERNEL or _STARTED:
+            return None
+        _STARTED.append(True)
     thread = threading.Thread(target=warm_up, name="backgammon-kernel", daemon=True)
     thread.start()
     return thread
@@ -289,20 +368,66 @@ class _FastPlay(tuple[_Batch, int], Play):
         return f"Play(moves={self.moves!r}, result={self.result!r}, unused={self.unused!r})"
 
 
-class _Plays(list[Play]):
-    """The plays of one batch; ``play in plays`` is immediate for the batch's own plays."""
+class _Plays(Sequence[Play]):
+    """The plays of one batch, made lazily: indexing makes only the play asked for.
 
-    __slots__ = ("_batch",)
+    A read-only sequence (``len``, indexing and slices, iteration, ``in``, ``index``,
+    equal to any sequence of the same plays); ``play in plays`` is immediate for the
+    batch's own plays.  Iterating (or slicing) makes every play once and keeps them.
+    """
+
+    __slots__ = ("_batch", "_items")
 
     def __init__(self, batch: _Batch) -> None:
-        n = batch.n
-        list.__init__(self, map(_FastPlay, zip(repeat(batch, n), range(n), strict=True)))
         self._batch = batch
+        self._items: list[Play] | None = None
+
+    def __len__(self) -> int:
+        return self._batch.n
+
+    @overload
+    def __getitem__(self, index: int) -> Play: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Play]: ...
+
+    def __getitem__(self, index: int | slice) -> Play | list[Play]:
+        items = self._items
+        if items is None:
+            if type(index) is int:
+                n = self._batch.n
+                if -n <= index < n:
+                    play: Play = _FastPlay((self._batch, index % n))
+                    return play
+                raise IndexError("play index out of range")
+            items = self._all()
+        return items[index]
+
+    def _all(self) -> list[Play]:
+        items = self._items
+        if items is None:
+            batch = self._batch
+            n = batch.n
+            items = self._items = list(map(_FastPlay, zip(repeat(batch, n), range(n), strict=True)))
+        return items
+
+    def __iter__(self) -> Iterator[Play]:
+        return iter(self._all())
 
     def __contains__(self, item: object) -> bool:
         if isinstance(item, _FastPlay) and item[0] is self._batch:
             return True
-        return list.__contains__(self, item)
+        return item in self._all()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _Plays | list | tuple):
+            return self._all() == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self._all())
 
 
 # -- caches and helpers -------------------------------------------------------------
@@ -318,15 +443,33 @@ _KERNEL: list[Any] = []
 _LOADING = threading.Lock()
 #: holds ``True`` once the kernel was found unloadable (no Numba): the reference serves
 _NO_KERNEL: list[bool] = []
+#: holds ``True`` once a background warm-up has been started
+_STARTED: list[bool] = []
 #: every pair of checker counts, shared: _PAIRS[a][b] == (a, b)
 _PAIRS = [[(a, b) for b in range(CHECKERS + 1)] for a in range(CHECKERS + 1)]
-#: byte of the mover's borne-off count in a kernel row
+#: byte of the mover's borne-off count in a kernel row, and of its checkers on the bar
 _OFF_SLOT = 28
+_BAR_SLOT = 24
+
+
+class _Tails(dict[tuple[int, ...], bytes]):
+    """The last 8 bytes of a board from its six counts, made once each."""
+
+    def __missing__(self, key: tuple[int, ...]) -> bytes:
+        value = self[key] = bytes((*key, 0, 0))
+        return value
+
+
+_TAILS = _Tails()
 _PACK_INTO = struct.Struct(f"{SLOTS}b").pack_into
 _BOARD_ROW = struct.Struct("30b").unpack_from
 _PATH_ROW = struct.Struct("12b").unpack_from
 _PARAMS: dict[int, tuple[BackgammonRules, np.ndarray[Any, np.dtype[np.int64]]]] = {}
 _HANDS: dict[tuple[int, ...], tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]] = {}
+#: :func:`_unused` of each (dice, used), made once
+_UNUSED: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+#: hands of dice already checked, each with its dice ordered high to low
+_CHECKED: dict[tuple[int, ...], tuple[int, ...]] = {}
 #: every Move value, shared (they are immutable): _MOVES[src][dst][hit]
 _MOVES = [[[Move(src, dst, False), Move(src, dst, True)] for dst in range(25)] for src in range(27)]
 #: the written name of each move location (``in``, ``bar``, ``off``, or the point)
@@ -374,16 +517,28 @@ def _params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
     return entry[1]
 
 
-def _hand(dice: Sequence[int]) -> tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]:
-    import numpy as np
-
+def _check_hand(dice: Sequence[int]) -> tuple[int, ...]:
+    """``dice`` ordered high to low; ArgumentError unless they are a hand of dice."""
     key = tuple(dice)
+    ordered = _CHECKED.get(key)
+    if ordered is not None:
+        return ordered
     for die in key:
-        if not isinstance(die, int | np.integer) or isinstance(die, bool) or not 1 <= die <= 6:
+        if isinstance(die, bool) or not hasattr(die, "__index__") or not 1 <= die <= 6:
             raise ArgumentError("bg.dice.bad_die", die=repr(die))
     ordered = tuple(sorted((int(die) for die in key), reverse=True))
     if len(set(ordered)) > 2 or (len(set(ordered)) == 2 and len(ordered) != 2):
         raise ArgumentError("bg.dice.bad_hand", dice=repr(key))
+    if len(_CHECKED) < 4096:
+        _CHECKED[key] = ordered
+    return ordered
+
+
+def _hand(dice: Sequence[int]) -> tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]:
+    import numpy as np
+
+    key = tuple(dice)
+    ordered = _check_hand(key)
     hand = (ordered, np.array(ordered, dtype=np.int64))
     if len(_HANDS) < 4096:
         _HANDS[key] = hand
@@ -392,6 +547,14 @@ def _hand(dice: Sequence[int]) -> tuple[tuple[int, ...], np.ndarray[Any, np.dtyp
 
 def _unused(dice: tuple[int, ...], used: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Dice left unplayed by a play using ``used`` dice: (if it used the higher, otherwise)."""
+    key = (dice, used)
+    known = _UNUSED.get(key)
+    if known is None:
+        known = _UNUSED[key] = _unused_of(dice, used)
+    return known
+
+
+def _unused_of(dice: tuple[int, ...], used: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     if used >= len(dice):
         return (), ()
     if len(dice) == 2 and dice[0] != dice[1]:
