@@ -19,12 +19,21 @@ Run: ``python benchmarks/bench_backgammon.py`` (about a minute and a half).
   classic games (it cannot be set to our positions), the same distribution of
   positions but not the same sample.
 
-Numba compilation is excluded (everything is warmed up first).
+* The first move after a fresh install: seconds from a fresh process to the first
+  legal plays, with an empty Numba cache (``NUMBA_CACHE_DIR`` set to a new
+  directory) and then with the cache that run wrote; and when the kernel, compiled
+  in the background meanwhile, was ready.
+
+Numba compilation is otherwise excluded (everything is warmed up first).
 """
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -174,6 +183,44 @@ def time_openspiel_generation(count: int, seed: int) -> float:
     return len(states) / (time.perf_counter() - start)
 
 
+# -- the first move after a fresh install ----------------------------------------------------
+
+_FIRST_MOVE = """
+import time
+start = time.perf_counter()
+import aceydeucey
+from aceydeucey.backgammon import generate
+state = aceydeucey.load_game("backgammon").new_initial_state()
+while state.is_chance_node():
+    state = state.apply(state.legal_actions()[0])
+plays = state.legal_actions()
+first = time.perf_counter() - start
+while not generate.kernel_ready():
+    time.sleep(0.02)
+print(first, time.perf_counter() - start, len(plays))
+"""
+
+
+def time_first_move() -> list[tuple[float, float]]:
+    """(seconds to the first legal plays, seconds until the kernel is loaded) in fresh
+    processes: the first with an empty Numba cache (a fresh install), the second with the
+    cache the first one wrote."""
+    out = []
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        for _ in range(2):
+            done = subprocess.run(
+                [sys.executable, "-c", _FIRST_MOVE],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            first, ready, _ = done.stdout.split()
+            out.append((float(first), float(ready)))
+    return out
+
+
 # -- report ---------------------------------------------------------------------------------
 
 
@@ -183,6 +230,13 @@ def main() -> None:
     except ImportError:  # pragma: no cover - optional peer
         pyspiel = None
 
+    (fresh, fresh_ready), (cached, cached_ready) = time_first_move()
+    print(
+        f"first legal plays in a fresh process: {fresh:.2f} s with an empty Numba cache "
+        f"(kernel compiled in the background, ready after {fresh_ready:.1f} s), "
+        f"{cached:.2f} s with the cache (kernel ready after {cached_ready:.1f} s)"
+    )
+    generate.warm_up()  # the game's generator on the kernel from here on
     classic = aceydeucey.load_game("backgammon", variant="classic")
     acey = aceydeucey.load_game("backgammon", variant="acey-deucey")
     simulate("classic", games=2, seed=0)  # compile / load the kernels

@@ -45,12 +45,7 @@ from aceydeucey.backgammon.board import (
     off_board_start,
     standard_start,
 )
-from aceydeucey.backgammon.generate import (
-    flipped_board,
-    flipped_result,
-    play_ends_game,
-    position_of_board,
-)
+from aceydeucey.backgammon.generate import flipped_result, play_facts, position_of_board
 from aceydeucey.backgammon.moves import explain_steps, match_play
 from aceydeucey.backgammon.notation import (
     DoubleChoice,
@@ -345,7 +340,8 @@ class BackgammonState(State):
     def legal_actions(self) -> Sequence[Action]:
         phase = self.phase
         if phase == "play":
-            return self._plays()
+            plays = self.__dict__.get("plays")
+            return plays if plays is not None else self._plays()
         if phase == "roll":
             return _ROLL_ACTIONS
         return super().legal_actions()
@@ -364,7 +360,10 @@ class BackgammonState(State):
         if seat is None:  # the common cases first: one of the listed plays, a shared roll
             phase = self.phase
             if phase == "play":
-                if isinstance(action, Play) and action in self._plays():
+                plays = self.__dict__.get("plays")
+                if plays is None:
+                    plays = self._plays()
+                if isinstance(action, Play) and action in plays:
                     return self._after_play(action)
             elif phase == "roll":
                 known = _ROLL_EVENTS.get(id(action))
@@ -418,14 +417,23 @@ class BackgammonState(State):
         gates = self.gates
         if not gates[mover]:
             gates = _open_gate(gates, mover, rolled, self.game.rules)
-        return self._evolve(
-            phase="play", dice=rolled, kind="roll", gates=gates, extra=False, last_event=event
-        )
+        # the hottest transition, written out: _evolve(phase="play", dice=rolled, ...)
+        fields = self.__dict__.copy()
+        fields.pop("plays", None)
+        fields["phase"] = "play"
+        fields["dice"] = rolled
+        fields["kind"] = "roll"
+        fields["gates"] = gates
+        fields["extra"] = False
+        fields["last_event"] = event
+        state: BackgammonState = _new_object(BackgammonState)
+        _set_attribute(state, "__dict__", fields)
+        return state
 
     def _after_play(self, play: Play) -> BackgammonState:
         rules = self.game.rules
         mover, kind, dice, chain, gates = self.mover, self.kind, self.dice, self.chain, self.gates
-        unused = play.unused
+        ends, unused, board = play_facts(play)
         # the play itself is kept: its text and hits are written out by observation()
         event = (
             ("kind", "play"),
@@ -434,7 +442,7 @@ class BackgammonState(State):
             ("dice", dice),
             ("dice_kind", kind),
         )
-        if play_ends_game(play):
+        if ends:
             return self._evolve(
                 phase="over", position=play.result, dice=(), kind="", winner=mover, last_event=event
             )
@@ -516,18 +524,22 @@ class BackgammonState(State):
                     extra=False,
                     last_event=event,
                 )
-        board = flipped_board(play)
         if board is not None:  # a kernel play: the next state keeps the kernel's board
-            return self._evolve(
-                phase="roll",
-                mover=1 - mover,
-                _board=board,
-                dice=(),
-                kind="",
-                chain=0,
-                extra=False,
-                last_event=event,
-            )
+            # the second hottest transition, written out: _evolve(phase="roll", ...)
+            fields = self.__dict__.copy()
+            fields.pop("plays", None)
+            fields.pop("position", None)
+            fields["_board"] = board
+            fields["phase"] = "roll"
+            fields["mover"] = 1 - mover
+            fields["dice"] = ()
+            fields["kind"] = ""
+            fields["chain"] = 0
+            fields["extra"] = False
+            fields["last_event"] = event
+            state: BackgammonState = _new_object(BackgammonState)
+            _set_attribute(state, "__dict__", fields)
+            return state
         return self._evolve(
             phase="roll",
             mover=1 - mover,
@@ -561,28 +573,30 @@ class BackgammonState(State):
         The position may be given as ``position`` or as ``_board``, the kernel's 32
         bytes; a state made from a board builds its ``position`` on first access.
         """
-        d = self.__dict__
-        fields = {
-            "game": d["game"],
-            "phase": phase,
-            "mover": d["mover"] if mover is None else mover,
-            "dice": d["dice"] if dice is None else dice,
-            "kind": d["kind"] if kind is None else kind,
-            "chain": d["chain"] if chain is None else chain,
-            "gates": d["gates"] if gates is None else gates,
-            "extra": d["extra"] if extra is None else extra,
-            "winner": d["winner"] if winner is None else winner,
-            "last_event": last_event,
-        }
+        fields = self.__dict__.copy()
+        fields.pop("plays", None)  # cached for this state only
+        fields["phase"] = phase
+        fields["last_event"] = last_event
+        if mover is not None:
+            fields["mover"] = mover
         if position is not None:
             fields["position"] = position
+            fields.pop("_board", None)
         elif _board is not None:
             fields["_board"] = _board
-        else:  # the same position: as the Position, the kernel's board, or both
-            if "position" in d:
-                fields["position"] = d["position"]
-            if "_board" in d:
-                fields["_board"] = d["_board"]
+            fields.pop("position", None)
+        if dice is not None:
+            fields["dice"] = dice
+        if kind is not None:
+            fields["kind"] = kind
+        if chain is not None:
+            fields["chain"] = chain
+        if gates is not None:
+            fields["gates"] = gates
+        if extra is not None:
+            fields["extra"] = extra
+        if winner is not None:
+            fields["winner"] = winner
         state: BackgammonState = _new_object(BackgammonState)
         _set_attribute(state, "__dict__", fields)
         return state

@@ -62,9 +62,10 @@ __all__ = [
 #: Layout of a kernel row (``kernel.SLOTS``, ``kernel.ROW``...), fixed by the kernel and
 #: checked against it when it loads: this module reads rows without importing it.
 SLOTS = 32
-ROW = 48
-ROW_PATH = 32
-ROW_HIGH = 44
+ROW = 80
+ROW_FLIPPED = 32
+ROW_PATH = 64
+ROW_HIGH = 76
 
 
 def legal_plays(
@@ -155,12 +156,20 @@ def flipped_board(play: Play) -> bytes | None:
     if not isinstance(play, _FastPlay):
         return None
     data: bytes = play[0].data
+    start = play[1] * ROW + ROW_FLIPPED
+    return data[start : start + SLOTS]
+
+
+def play_facts(play: Play) -> tuple[bool, tuple[int, ...], bytes | None]:
+    """``(play_ends_game(play), play.unused, flipped_board(play))`` in one call."""
+    if not isinstance(play, _FastPlay):
+        return play.result.off[0] == CHECKERS, play.unused, None
+    batch = play[0]
+    data: bytes = batch.data
     start = play[1] * ROW
-    bar, bar_opp, un, un_opp, off, off_opp = _COUNTS(data, start + 24)
-    return (
-        data[start : start + 24][::-1].translate(_NEGATED)
-        + _TAILS[(bar_opp, bar, un_opp, un, off_opp, off)]
-    )
+    unused = batch.unused[0] if data[start + ROW_HIGH] else batch.unused[1]
+    flipped = start + ROW_FLIPPED
+    return data[start + _OFF_SLOT] == CHECKERS, unused, data[flipped : flipped + SLOTS]
 
 
 def board_of(position: Position) -> bytes:
@@ -240,12 +249,8 @@ def warm_up() -> bool:
             _NO_KERNEL.append(True)
             return False
 
-        assert (kernel.SLOTS, kernel.ROW, kernel.ROW_PATH, kernel.ROW_HIGH) == (
-            SLOTS,
-            ROW,
-            ROW_PATH,
-            ROW_HIGH,
-        )
+        layout = (kernel.SLOTS, kernel.ROW, kernel.ROW_FLIPPED, kernel.ROW_PATH, kernel.ROW_HIGH)
+        assert layout == (SLOTS, ROW, ROW_FLIPPED, ROW_PATH, ROW_HIGH)
         import numpy as np
 
         board = to_board(Position((0,) * 23 + (15,), (0, 0), (0, 0), (0, 0)))
@@ -452,15 +457,6 @@ _OFF_SLOT = 28
 _BAR_SLOT = 24
 
 
-class _Tails(dict[tuple[int, ...], bytes]):
-    """The last 8 bytes of a board from its six counts, made once each."""
-
-    def __missing__(self, key: tuple[int, ...]) -> bytes:
-        value = self[key] = bytes((*key, 0, 0))
-        return value
-
-
-_TAILS = _Tails()
 _PACK_INTO = struct.Struct(f"{SLOTS}b").pack_into
 _BOARD_ROW = struct.Struct("30b").unpack_from
 _PATH_ROW = struct.Struct("12b").unpack_from

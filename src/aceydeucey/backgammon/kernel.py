@@ -76,6 +76,7 @@ __all__ = [
     "P_HIT_NEEDS_HOME",
     "P_HOLD_BACK",
     "ROW",
+    "ROW_FLIPPED",
     "ROW_HIGH",
     "ROW_PATH",
     "RULE_CODES",
@@ -114,9 +115,10 @@ _CAP = 8192
 _TABLE = 2 * _CAP
 _MOVE_COLS = 12  # four moves of (src, dst, hit)
 #: bytes of one packed play: the board (32), the moves (12), the higher-die flag, padding
-ROW = 48
-ROW_PATH = SLOTS
-ROW_HIGH = SLOTS + _MOVE_COLS
+ROW = 80
+ROW_FLIPPED = SLOTS
+ROW_PATH = 2 * SLOTS
+ROW_HIGH = 2 * SLOTS + _MOVE_COLS
 
 
 def move_params(
@@ -182,7 +184,8 @@ class Generator:
     one-die play of two different dice used the higher die, and ``used`` the
     number of dice every play uses.  No legal move gives one row: the
     unchanged board with ``used == 0``.  :meth:`packed` gives the same as
-    bytes: ``n`` rows of :data:`ROW` bytes (board, moves, high).  The results
+    bytes: ``n`` rows of :data:`ROW` bytes (board, the board from the other side,
+    moves, high).  The results
     are the caller's to keep.  Not thread-safe: one generator per thread.
     """
 
@@ -619,6 +622,14 @@ def _generate_rows(
         i = keep[j]
         for w in range(WORDS):
             r64[j, w] = p64[i, w]
+        # the same board from the other side (the opponent's roll comes next)
+        for p in range(24):
+            rows[j, ROW_FLIPPED + p] = -pos[i, 23 - p]
+        for c in range(0, 6, 2):
+            rows[j, ROW_FLIPPED + 24 + c] = pos[i, 25 + c]
+            rows[j, ROW_FLIPPED + 25 + c] = pos[i, 24 + c]
+        rows[j, ROW_FLIPPED + 30] = 0
+        rows[j, ROW_FLIPPED + 31] = 0
         for c in range(_MOVE_COLS):
             rows[j, ROW_PATH + c] = moves[i, c]
         rows[j, ROW_HIGH] = meta[i, 2]
