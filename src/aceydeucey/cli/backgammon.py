@@ -203,7 +203,6 @@ def play_backgammon(
         table.state = replay(resumed)
         table.record.actions = list(resumed.actions)
         console.print(t_(language, "resumed", path=str(resume), count=len(resumed.actions)))
-        narrator.show(table.state, seat=humans[0] if humans else 0)
     stopped = False
     try:
         table.play()
