@@ -86,6 +86,8 @@ _ROLL_EVENTS: dict[int, tuple[tuple[int, ...], tuple[tuple[tuple[str, Any], ...]
     for roll, _ in _ROLLS
     if isinstance(roll, Roll)
 }
+#: first item of a play's compact event (see ``_event_dict``)
+PLAY_EVENT = "play"
 #: how errors name the two sides of a position
 _SIDES = (message("bg.side.on_roll"), message("bg.side.opponent"))
 _DOUBLES: list[DoubleChoice] = [DoubleChoice(d) for d in range(6, 0, -1)]
@@ -196,7 +198,7 @@ class BackgammonState(State):
     gates: tuple[bool, bool] = (True, True)
     extra: bool = False
     winner: int = -1
-    last_event: tuple[tuple[str, Any], ...] = field(default=(), compare=False, repr=False)
+    last_event: tuple[Any, ...] = field(default=(), compare=False, repr=False)
 
     if not TYPE_CHECKING:
 
@@ -251,6 +253,16 @@ class BackgammonState(State):
             return plays
         if self.phase != "play":
             plays = []
+        elif "_board" in cache:  # the state keeps the kernel's board: the hot path
+            rules = self.game.rules
+            dice = self.dice
+            plays = generate.board_plays(
+                cache["_board"],
+                dice,
+                rules,
+                self.gates[self.mover],
+                rules.bar_reentry_gate == "none" or _is_special(dice),
+            )
         else:
             rules = self.game.rules
             dice = self.dice
@@ -432,16 +444,22 @@ class BackgammonState(State):
 
     def _after_play(self, play: Play) -> BackgammonState:
         rules = self.game.rules
-        mover, kind, dice, chain, gates = self.mover, self.kind, self.dice, self.chain, self.gates
+        d = self.__dict__
+        mover, kind, dice = d["mover"], d["kind"], d["dice"]
         ends, unused, board = play_facts(play)
-        # the play itself is kept: its text and hits are written out by observation()
-        event = (
-            ("kind", "play"),
-            ("seat", mover),
-            ("play", play),
-            ("dice", dice),
-            ("dice_kind", kind),
-        )
+        # the play itself is kept: its text and hits are written out by observation(); a
+        # play's event is kept compact, (PLAY_EVENT, seat, play, dice, dice kind)
+        event = (PLAY_EVENT, mover, play, dice, kind)
+        if (
+            board is not None
+            and kind == "roll"
+            and len(dice) == 2
+            and not ends
+            and not (unused and rules.unplayable_remainder == "to_opponent")
+            and not (dice == (2, 1) and rules.acey_deucey)
+        ):
+            return self._to_opponent(board, event)  # the common case: the opponent rolls
+        chain, gates = d["chain"], d["gates"]
         if ends:
             return self._evolve(
                 phase="over", position=play.result, dice=(), kind="", winner=mover, last_event=event
@@ -525,21 +543,7 @@ class BackgammonState(State):
                     last_event=event,
                 )
         if board is not None:  # a kernel play: the next state keeps the kernel's board
-            # the second hottest transition, written out: _evolve(phase="roll", ...)
-            fields = self.__dict__.copy()
-            fields.pop("plays", None)
-            fields.pop("position", None)
-            fields["_board"] = board
-            fields["phase"] = "roll"
-            fields["mover"] = 1 - mover
-            fields["dice"] = ()
-            fields["kind"] = ""
-            fields["chain"] = 0
-            fields["extra"] = False
-            fields["last_event"] = event
-            state: BackgammonState = _new_object(BackgammonState)
-            _set_attribute(state, "__dict__", fields)
-            return state
+            return self._to_opponent(board, event)
         return self._evolve(
             phase="roll",
             mover=1 - mover,
@@ -550,6 +554,26 @@ class BackgammonState(State):
             extra=False,
             last_event=event,
         )
+
+    def _to_opponent(self, board: bytes, event: tuple[Any, ...]) -> BackgammonState:
+        """The opponent's roll after a kernel play, from its ``board`` (the opponent's side).
+
+        The second hottest transition, written out: ``_evolve(phase="roll", mover=...)``.
+        """
+        fields = self.__dict__.copy()
+        fields.pop("plays", None)
+        fields.pop("position", None)
+        fields["_board"] = board
+        fields["phase"] = "roll"
+        fields["mover"] = 1 - fields["mover"]
+        fields["dice"] = ()
+        fields["kind"] = ""
+        fields["chain"] = 0
+        fields["extra"] = False
+        fields["last_event"] = event
+        state: BackgammonState = _new_object(BackgammonState)
+        _set_attribute(state, "__dict__", fields)
+        return state
 
     def _evolve(
         self,
@@ -564,7 +588,7 @@ class BackgammonState(State):
         gates: tuple[bool, bool] | None = None,
         extra: bool | None = None,
         winner: int | None = None,
-        last_event: tuple[tuple[str, Any], ...] = (),
+        last_event: tuple[Any, ...] = (),
     ) -> BackgammonState:
         """This state with the given fields replaced (``None``: unchanged): the one way the
         engine's transitions build the next state (the same value as the constructor
@@ -860,8 +884,12 @@ _new_object = object.__new__
 _set_attribute = object.__setattr__
 
 
-def _event_dict(event: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+def _event_dict(event: tuple[Any, ...]) -> dict[str, Any]:
     """The observation's ``last_event``: a play is written out (text, hits, dice left unused)."""
+    if event[0] == PLAY_EVENT:
+        _, seat, played, dice, kind = event
+        event = (("kind", "play"), ("seat", seat), ("play", played), ("dice", dice))
+        event += (("dice_kind", kind),)
     out: dict[str, Any] = {}
     play: Play | None = None
     for key, value in event:

@@ -127,7 +127,46 @@ def legal_plays(
         raise RuntimeError("fast move generation overflowed its result table")
     if used == 0:
         return [_pass(position, board, ordered)]
-    return _Plays(_Batch(rows[: n * ROW].tobytes(), n, _unused(ordered, used)))
+    unused = _UNUSED.get((ordered, used))  # _unused(ordered, used), inline
+    if unused is None:
+        unused = _unused(ordered, used)
+    return _Plays(rows[: n * ROW].tobytes(), n, unused)
+
+
+def board_plays(
+    board: bytes,
+    dice: tuple[int, ...],
+    rules: BackgammonRules,
+    may_enter: bool,
+    may_reenter: bool,
+) -> Sequence[Play]:
+    """:func:`legal_plays` from the kernel's board of a state (positional: the hot path)."""
+    if not _KERNEL or not rules.must_use_max_dice:
+        return legal_plays(
+            None, dice, rules, may_enter=may_enter, may_reenter=may_reenter, board=board
+        )
+    hand = _HANDS.get(dice)
+    if hand is None:
+        hand = _hand(dice)
+    ordered, dice_array = hand
+    if not may_enter or (board[_BAR_SLOT] and not may_reenter):
+        return [_pass(None, board, ordered)]
+    try:
+        board_bytes, array, work, rows = _LOCAL.work
+    except AttributeError:
+        board_bytes, array, work, rows = _LOCAL.work = _work_space()
+    board_bytes[:] = board
+    entry = _PARAMS.get(id(rules))  # _params(rules), inline
+    params = entry[1] if entry is not None and entry[0] is rules else _params(rules)
+    n, used = _KERNEL[0](array, dice_array, params, *work)
+    if n < 0:
+        raise RuntimeError("fast move generation overflowed its result table")
+    if used == 0:
+        return [_pass(None, board, ordered)]
+    unused = _UNUSED.get((ordered, used))  # _unused(ordered, used), inline
+    if unused is None:
+        unused = _unused(ordered, used)
+    return _Plays(rows[: n * ROW].tobytes(), n, unused)
 
 
 def flipped_result(play: Play) -> Position:
@@ -284,21 +323,7 @@ def _params_any() -> np.ndarray[Any, np.dtype[np.int64]]:
 # -- lazy plays -------------------------------------------------------------------
 
 
-class _Batch:
-    """The kernel's output for one roll (``n`` packed rows), shared by its plays."""
-
-    __slots__ = ("data", "n", "unused")
-
-    def __init__(
-        self, data: bytes, n: int, unused: tuple[tuple[int, ...], tuple[int, ...]]
-    ) -> None:
-        self.data = data
-        self.n = n
-        #: dice left unplayed: (if the higher die was used, otherwise)
-        self.unused = unused
-
-
-class _FastPlay(tuple[_Batch, int], Play):
+class _FastPlay(tuple["_Plays", int], Play):
     """A :class:`Play` whose moves and result are built from the batch on first use.
 
     It is the pair ``(batch, row)`` underneath, so that a roll's plays are made
@@ -374,21 +399,27 @@ class _FastPlay(tuple[_Batch, int], Play):
 
 
 class _Plays(Sequence[Play]):
-    """The plays of one batch, made lazily: indexing makes only the play asked for.
+    """The plays of one roll: the kernel's output (``n`` packed rows), made lazily.
 
-    A read-only sequence (``len``, indexing and slices, iteration, ``in``, ``index``,
-    equal to any sequence of the same plays); ``play in plays`` is immediate for the
-    batch's own plays.  Iterating (or slicing) makes every play once and keeps them.
+    Indexing makes only the play asked for (a :class:`_FastPlay`: this object and a row
+    number).  A read-only sequence (``len``, indexing and slices, iteration, ``in``,
+    ``index``, equal to any sequence of the same plays); ``play in plays`` is immediate
+    for its own plays.  Iterating (or slicing) makes every play once and keeps them.
     """
 
-    __slots__ = ("_batch", "_items")
+    __slots__ = ("_items", "data", "n", "unused")
 
-    def __init__(self, batch: _Batch) -> None:
-        self._batch = batch
+    def __init__(
+        self, data: bytes, n: int, unused: tuple[tuple[int, ...], tuple[int, ...]]
+    ) -> None:
+        self.data = data
+        self.n = n
+        #: dice left unplayed: (if the higher die was used, otherwise)
+        self.unused = unused
         self._items: list[Play] | None = None
 
     def __len__(self) -> int:
-        return self._batch.n
+        return self.n
 
     @overload
     def __getitem__(self, index: int) -> Play: ...
@@ -400,9 +431,9 @@ class _Plays(Sequence[Play]):
         items = self._items
         if items is None:
             if type(index) is int:
-                n = self._batch.n
+                n = self.n
                 if -n <= index < n:
-                    play: Play = _FastPlay((self._batch, index % n))
+                    play: Play = _FastPlay((self, index % n))
                     return play
                 raise IndexError("play index out of range")
             items = self._all()
@@ -411,16 +442,15 @@ class _Plays(Sequence[Play]):
     def _all(self) -> list[Play]:
         items = self._items
         if items is None:
-            batch = self._batch
-            n = batch.n
-            items = self._items = list(map(_FastPlay, zip(repeat(batch, n), range(n), strict=True)))
+            n = self.n
+            items = self._items = list(map(_FastPlay, zip(repeat(self, n), range(n), strict=True)))
         return items
 
     def __iter__(self) -> Iterator[Play]:
         return iter(self._all())
 
     def __contains__(self, item: object) -> bool:
-        if isinstance(item, _FastPlay) and item[0] is self._batch:
+        if isinstance(item, _FastPlay) and item[0] is self:
             return True
         return item in self._all()
 
