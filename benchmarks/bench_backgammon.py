@@ -45,7 +45,7 @@ from aceydeucey.backgammon import generate, kernel, moves
 from aceydeucey.backgammon.game import BackgammonState
 from aceydeucey.sim.backgammon import simulate
 
-SECONDS = 6.0  # time box of each game loop (shared out in bursts)
+SECONDS = 10.0  # time box of each game loop (shared out in short bursts)
 
 
 # -- one driver for both engines ---------------------------------------------------------
@@ -94,7 +94,7 @@ def time_games(engines: Sequence[Engine], seed: int) -> list[tuple[float, float,
     rng = random.Random(seed)
     for new_state, step, chance in engines:
         random_game(new_state(), step, chance, rng)  # warm up
-    rounds = 6
+    rounds = int(SECONDS * 5)  # bursts of 0.2 s: both engines meet the same machine load
     totals = [[0.0, 0, 0] for _ in engines]  # seconds, games, decisions
     for _ in range(rounds):
         for total, (new_state, step, chance) in zip(totals, engines, strict=True):
