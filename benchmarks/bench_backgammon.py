@@ -3,11 +3,12 @@
 Run: ``python benchmarks/bench_backgammon.py`` (about a minute and a half).
 
 * Random self-play, games per second.  One Python loop drives both engines:
-  uniform choice among ``legal_actions()``, chance sampled from
-  ``chance_outcomes()`` with one ``random.Random`` (probabilities converted to
-  floats; a conversion is reused while the engine hands back the same outcome
-  list object).  The peer is OpenSpiel's C++ backgammon (``pyspiel``).  Its
-  doubles are two decision nodes and its actions encode two checker moves, so
+  uniform choice among ``legal_actions()`` and chance drawn with
+  ``random.choices`` over the outcome weights, as a user would write it (our
+  ``chance_distribution()``'s integer weights; OpenSpiel's
+  ``chance_outcomes()`` probabilities), one ``random.Random`` for both.  The
+  peer is OpenSpiel's C++ backgammon (``pyspiel``).  Its doubles are two decision
+  nodes and its actions encode two checker moves, so
   games are counted, not decisions.  The batch simulator plays whole games
   inside the Numba kernel.
 * Legal-play generation, positions per second, on a fixed sample of
@@ -18,12 +19,21 @@ Run: ``python benchmarks/bench_backgammon.py`` (about a minute and a half).
   classic games (it cannot be set to our positions), the same distribution of
   positions but not the same sample.
 
-Numba compilation is excluded (everything is warmed up first).
+* The first move after a fresh install: seconds from a fresh process to the first
+  legal plays, with an empty Numba cache (``NUMBA_CACHE_DIR`` set to a new
+  directory) and then with the cache that run wrote; and when the kernel, compiled
+  in the background meanwhile, was ready.
+
+Numba compilation is otherwise excluded (everything is warmed up first).
 """
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -31,46 +41,40 @@ from typing import Any
 import numba
 
 import aceydeucey
-from aceydeucey.backgammon import generate, moves
+from aceydeucey.backgammon import generate, kernel, moves
 from aceydeucey.backgammon.game import BackgammonState
 from aceydeucey.sim.backgammon import simulate
 
-SECONDS = 6.0  # time box of each game loop (shared out in bursts)
+SECONDS = 10.0  # time box of each game loop (shared out in short bursts)
 
 
 # -- one driver for both engines ---------------------------------------------------------
 
-_CUMULATIVE: dict[int, tuple[Any, list[tuple[float, Any]]]] = {}
+
+def contract_chance(state: Any, rng: random.Random) -> Any:
+    """Chance's outcome as a user of the contract draws it: ``random.choices`` over the
+    integer weights of ``chance_distribution()``."""
+    dist = state.chance_distribution()
+    return rng.choices(dist.actions, dist.weights)[0]
 
 
-def cumulative(outcomes: Sequence[tuple[Any, Any]]) -> list[tuple[float, Any]]:
-    """Running float totals of chance outcomes (reused for the same list object)."""
-    entry = _CUMULATIVE.get(id(outcomes))
-    if entry is not None and entry[0] is outcomes:
-        return entry[1]
-    acc = 0.0
-    table = []
-    for action, p in outcomes:
-        acc += float(p)
-        table.append((acc, action))
-    if len(_CUMULATIVE) > 8:
-        _CUMULATIVE.clear()
-    _CUMULATIVE[id(outcomes)] = (outcomes, table)
-    return table
+def openspiel_chance(state: Any, rng: random.Random) -> Any:
+    """The same for OpenSpiel: ``random.choices`` over ``chance_outcomes()``'s probabilities."""
+    actions, probs = zip(*state.chance_outcomes(), strict=True)
+    return rng.choices(actions, probs)[0]
 
 
-def random_game(state: Any, step: Callable[[Any, Any], Any], rng: random.Random) -> int:
+def random_game(
+    state: Any,
+    step: Callable[[Any, Any], Any],
+    chance: Callable[[Any, random.Random], Any],
+    rng: random.Random,
+) -> int:
     """Play one game at random; returns the number of decisions."""
     decisions = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            r = rng.random()
-            table = cumulative(state.chance_outcomes())
-            action = table[-1][1]
-            for acc, candidate in table:
-                if r < acc:
-                    action = candidate
-                    break
+            action = chance(state, rng)
         else:
             action = rng.choice(state.legal_actions())
             decisions += 1
@@ -78,24 +82,25 @@ def random_game(state: Any, step: Callable[[Any, Any], Any], rng: random.Random)
     return decisions
 
 
-def time_games(
-    engines: Sequence[tuple[Callable[[], Any], Callable[[Any, Any], Any]]], seed: int
-) -> list[tuple[float, float, int]]:
+Engine = tuple[Callable[[], Any], Callable[[Any, Any], Any], Callable[[Any, random.Random], Any]]
+
+
+def time_games(engines: Sequence[Engine], seed: int) -> list[tuple[float, float, int]]:
     """(games/s, mean decisions, games) of each engine over a shared time box.
 
     The engines take turns in short bursts, so a change in the machine's load
     falls on all of them alike.
     """
     rng = random.Random(seed)
-    for new_state, step in engines:
-        random_game(new_state(), step, rng)  # warm up
-    rounds = 6
+    for new_state, step, chance in engines:
+        random_game(new_state(), step, chance, rng)  # warm up
+    rounds = int(SECONDS * 5)  # bursts of 0.2 s: both engines meet the same machine load
     totals = [[0.0, 0, 0] for _ in engines]  # seconds, games, decisions
     for _ in range(rounds):
-        for total, (new_state, step) in zip(totals, engines, strict=True):
+        for total, (new_state, step, chance) in zip(totals, engines, strict=True):
             start = time.perf_counter()
             while time.perf_counter() - start < SECONDS / rounds or total[1] < 2:
-                total[2] += random_game(new_state(), step, rng)
+                total[2] += random_game(new_state(), step, chance, rng)
                 total[1] += 1
             total[0] += time.perf_counter() - start
     return [(games / seconds, decisions / games, games) for seconds, games, decisions in totals]
@@ -148,7 +153,7 @@ def time_generation(nodes: list[BackgammonState]) -> dict[str, float]:
         (generate.to_board(pos), generate._hand(dice)[1], generate.fast_params(rules))
         for pos, dice, rules, _, _ in args
     ]
-    gen = generate._tools()[0]
+    gen = kernel.Generator()
     for _ in range(2):
         start = time.perf_counter()
         for board, dice_array, params in kernel_args:
@@ -167,9 +172,7 @@ def time_openspiel_generation(count: int, seed: int) -> float:
         state = game.new_initial_state()
         while not state.is_terminal() and len(states) < count:
             if state.is_chance_node():
-                table = cumulative(state.chance_outcomes())
-                r = rng.random()
-                action = next((a for acc, a in table if r < acc), table[-1][1])
+                action = openspiel_chance(state, rng)
             else:
                 states.append(state.clone())
                 action = rng.choice(state.legal_actions())
@@ -178,6 +181,44 @@ def time_openspiel_generation(count: int, seed: int) -> float:
     for state in states:
         state.legal_actions()
     return len(states) / (time.perf_counter() - start)
+
+
+# -- the first move after a fresh install ----------------------------------------------------
+
+_FIRST_MOVE = """
+import time
+start = time.perf_counter()
+import aceydeucey
+from aceydeucey.backgammon import generate
+state = aceydeucey.load_game("backgammon").new_initial_state()
+while state.is_chance_node():
+    state = state.apply(state.legal_actions()[0])
+plays = state.legal_actions()
+first = time.perf_counter() - start
+while not generate.kernel_ready():
+    time.sleep(0.02)
+print(first, time.perf_counter() - start, len(plays))
+"""
+
+
+def time_first_move() -> list[tuple[float, float]]:
+    """(seconds to the first legal plays, seconds until the kernel is loaded) in fresh
+    processes: the first with an empty Numba cache (a fresh install), the second with the
+    cache the first one wrote."""
+    out = []
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        for _ in range(2):
+            done = subprocess.run(
+                [sys.executable, "-c", _FIRST_MOVE],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            first, ready, _ = done.stdout.split()
+            out.append((float(first), float(ready)))
+    return out
 
 
 # -- report ---------------------------------------------------------------------------------
@@ -189,6 +230,13 @@ def main() -> None:
     except ImportError:  # pragma: no cover - optional peer
         pyspiel = None
 
+    (fresh, fresh_ready), (cached, cached_ready) = time_first_move()
+    print(
+        f"first legal plays in a fresh process: {fresh:.2f} s with an empty Numba cache "
+        f"(kernel compiled in the background, ready after {fresh_ready:.1f} s), "
+        f"{cached:.2f} s with the cache (kernel ready after {cached_ready:.1f} s)"
+    )
+    generate.warm_up()  # the game's generator on the kernel from here on
     classic = aceydeucey.load_game("backgammon", variant="classic")
     acey = aceydeucey.load_game("backgammon", variant="acey-deucey")
     simulate("classic", games=2, seed=0)  # compile / load the kernels
@@ -196,11 +244,11 @@ def main() -> None:
     simulate("classic", games=2, seed=0, parallel=True)
 
     peer = None
-    engines: list[tuple[Callable[[], Any], Callable[[Any, Any], Any]]] = [
-        (classic.new_initial_state, contract_step)
-    ]
+    engines: list[Engine] = [(classic.new_initial_state, contract_step, contract_chance)]
     if pyspiel is not None:
-        engines.append((pyspiel.load_game("backgammon").new_initial_state, openspiel_step))
+        engines.append(
+            (pyspiel.load_game("backgammon").new_initial_state, openspiel_step, openspiel_chance)
+        )
     measured = time_games(engines, 1)
     rate, mean, games = measured[0]
     if pyspiel is not None:
@@ -226,7 +274,7 @@ def main() -> None:
         f"{sim.games_per_second:.0f} games/s (same games as above)"
     )
 
-    rate, mean, games = time_games([(acey.new_initial_state, contract_step)], 2)[0]
+    rate, mean, games = time_games([(acey.new_initial_state, contract_step, contract_chance)], 2)[0]
     print(
         f"acey-deucey contract loop: {rate:.0f} games/s; "
         f"{mean:.1f} decisions/game over {games} games"

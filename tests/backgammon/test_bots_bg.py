@@ -214,12 +214,16 @@ def test_greedy_beats_random(variant: str) -> None:
     assert points > 0
 
 
-def test_greedy_bot_reads_house_rules_from_the_observation() -> None:
-    # The observation states every option, so a bot that reads only observations
+def test_greedy_bot_learns_house_rules_when_seated() -> None:
+    # Observations no longer carry the rules: the table seats the bot with its game, so it
     # plays under the table's rules, not its variant's defaults.
-    from aceydeucey.backgammon.bots import rules_of
     from aceydeucey.core.registry import load_game
+    from aceydeucey.core.table import seat_agent
 
     game = load_game("backgammon", bearoff_rule="exact_only", acey_chain_limit=1)
     obs = game.new_initial_state().observation(0)
-    assert rules_of(obs) == game.rules
+    assert "rules" not in obs
+    bot = GreedyBot()
+    assert bot.rules is None
+    seat_agent(bot, game, 0)
+    assert bot.rules == game.rules

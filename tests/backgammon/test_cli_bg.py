@@ -18,6 +18,7 @@ runner = CliRunner()
 
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, str]:
+    args = (*args, "--speed", "fast") if args[:1] == ("play",) else args
     result = runner.invoke(app, list(args), input=stdin)
     return result.exit_code, result.output
 
@@ -210,7 +211,7 @@ def test_human_against_bot_stops_cleanly_on_end_of_input(tmp_path: Path) -> None
     assert code == 0, output
     assert "Game stopped" in output
     record = Record.load(path)
-    assert record.players == ["You", "bot:greedy"]
+    assert record.players == ["You", "Bot 1 (greedy)"]
     assert not replay(record).is_terminal()
 
 
@@ -222,6 +223,7 @@ def test_an_unwritable_record_path_is_a_clear_error(tmp_path: Path) -> None:
     )
     assert code == 2
     assert "cannot save the record" in output
+    assert "Opening roll-off" not in output  # refused before play started
 
 
 def test_list_options_shows_every_option_with_its_value_here() -> None:
@@ -242,3 +244,151 @@ def test_other_variants_play_to_the_end_and_replay(variant: str, tmp_path: Path)
     state = replay(Record.load(path))
     assert state.is_terminal()
     assert Record.load(path).rules["variant"] == variant
+
+
+# -- the prompt: quitting, numbers, the named double, the result said once ---------------------
+
+
+def human_at(observation: dict[str, object], inputs: list[str], monkeypatch, lang="en"):  # type: ignore[no-untyped-def]
+    """Run a HumanAgent's act on ``observation`` with typed ``inputs``; (answer, prompts)."""
+    from aceydeucey.cli import backgammon as cli
+
+    typed = iter(inputs)
+    prompts: list[str] = []
+
+    def fake_input(prompt: str = "", **_: object) -> str:
+        prompts.append(prompt)
+        try:
+            return next(typed)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr(cli.console, "input", fake_input)
+    agent = cli.HumanAgent(lang, ["You", "Bot 1 (greedy)"])
+    return agent.act(observation), prompts  # type: ignore[arg-type]
+
+
+def play_observation() -> dict[str, object]:
+    from aceydeucey.backgammon.board import Position
+    from aceydeucey.backgammon.game import BackgammonGame
+
+    game = load_game("backgammon", variant="classic")
+    assert isinstance(game, BackgammonGame)
+    position = Position.build({24: 2, 13: 5, 8: 3, 6: 5}, {1: 2, 12: 5, 17: 3, 19: 5})
+    return game.new_state(position=position, dice=(6, 5)).observation(0)
+
+
+@pytest.mark.parametrize("word", ["q", "Q", "quit", "QUIT", "Exit"])
+def test_q_and_quit_stop_in_any_case(word: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from aceydeucey.cli import backgammon as cli
+
+    with pytest.raises(cli._Stop):
+        human_at(play_observation(), [word], monkeypatch)
+
+
+def test_question_mark_lists_the_plays_numbered_and_a_number_picks_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    obs = play_observation()
+    legal = obs["legal_actions"]
+    assert isinstance(legal, list)
+    answer, _ = human_at(obs, ["?", "3"], monkeypatch)
+    assert answer == legal[2]
+    shown = capsys.readouterr().out
+    for number, play in enumerate(legal, 1):
+        assert f"{number}. {play}\n" in shown  # one per line
+    answer, _ = human_at(obs, [str(len(legal) + 1), "1"], monkeypatch)
+    assert answer == legal[0]
+    assert f"numbered 1 to {len(legal)}" in capsys.readouterr().out
+
+
+def test_after_a_1_2_a_number_names_the_double_and_the_prompt_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from aceydeucey.backgammon.board import Position
+    from aceydeucey.backgammon.game import BackgammonGame
+
+    game = load_game("backgammon", start="standard")
+    assert isinstance(game, BackgammonGame)
+    position = Position.build({24: 2, 13: 5, 8: 3, 6: 5}, {1: 2, 12: 5, 17: 3, 19: 5})
+    state = game.new_state(position=position, dice=(2, 1)).apply("13/11 6/5")
+    assert state.phase == "double"
+    answer, prompts = human_at(state.observation(0), ["6"], monkeypatch)
+    assert answer == "double 6"
+    assert "name a double" in prompts[0] and "roll again" in prompts[0]
+    _, prompts = human_at(state.observation(0), ["6"], monkeypatch, lang="pt")
+    assert "escolha uma dupla" in prompts[0] and "lança outra vez" in prompts[0]
+    assert state.apply(answer).dice == (6, 6, 6, 6)
+
+
+def test_the_winner_is_said_once(tmp_path: Path) -> None:
+    code, output = run(
+        "play", "backgammon", "--watch", "--seed", "1", "--record", str(tmp_path / "w.json")
+    )
+    assert code == 0
+    assert output.count("wins") == 1
+    assert "Game over." in output
+    assert "Bot 1 (greedy)" in output and "Bot 2 (greedy)" in output
+
+
+def test_speed_takes_fast_or_normal() -> None:
+    result = runner.invoke(app, ["play", "backgammon", "--watch", "--speed", "slow"])
+    assert result.exit_code == 2
+    assert "slow" in result.output
+
+
+def test_an_engine_error_is_shown_in_portuguese(tmp_path: Path) -> None:
+    code, output = run(
+        "play",
+        "backgammon",
+        "--hot-seat",
+        "--seed",
+        "7",
+        "--lang",
+        "pt",
+        "--record",
+        str(tmp_path / "pt.json"),
+        stdin="13/7\n25/20\nq\n",
+    )
+    assert code == 0
+    assert "13/7: não tem pedras na casa 13" in output
+    assert "a casa 25 não existe" in output
+    assert "no checker" not in output and "not on the board" not in output
+
+
+def test_resume_continues_an_unfinished_game(tmp_path: Path) -> None:
+    _, legal = first_decision(7)
+    path = tmp_path / "first.json"
+    code, _ = run(
+        "play", "backgammon", "--hot-seat", "--seed", "7", "--record", str(path), stdin="1\n"
+    )
+    assert code == 0
+    before = Record.load(path)
+    assert legal[0] in before.actions and not replay(before).is_terminal()
+    later = tmp_path / "second.json"
+    code, output = run(
+        "play",
+        "backgammon",
+        "--hot-seat",
+        "--resume",
+        str(path),
+        "--record",
+        str(later),
+        stdin="1\n1\n",
+    )
+    assert code == 0, output
+    assert "Continuing the game" in output
+    after = Record.load(later)
+    assert after.actions[: len(before.actions)] == before.actions
+    assert len(after.actions) > len(before.actions)
+    assert after.rules == before.rules
+    replay(after)  # the continued record replays
+
+
+def test_resume_refuses_a_finished_game_and_other_options(tmp_path: Path) -> None:
+    done = tmp_path / "done.json"
+    run("play", "backgammon", "--watch", "--seed", "1", "--record", str(done))
+    code, output = run("play", "backgammon", "--resume", str(done))
+    assert code == 2 and "already over" in output
+    code, output = run("play", "backgammon", "--resume", str(done), "--variant", "classic")
+    assert code == 2 and "--variant" in output

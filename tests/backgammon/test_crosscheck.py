@@ -201,8 +201,25 @@ def test_same_plays_as_gnubg() -> None:
 
 
 def test_position_id_matches_gnubg() -> None:
-    # Our Position ID and gnubg's agree, and decoding gives back the position.
+    # Our Position ID and gnubg's agree, both ways, with no swap, and decoding gives back
+    # the position.
     for s in sample()[::25]:
-        own_first = (s.position.gnubg_board()[1], s.position.gnubg_board()[0])
-        assert s.position.position_id() == gnubg.positionid(own_first)
-        assert Position.from_position_id(s.position.position_id()) == s.position
+        board = s.position.gnubg_board()
+        assert s.position.position_id() == gnubg.positionid(board)
+        assert gnubg.positionfromid(s.position.position_id()) == board
+        assert Position.from_position_id(gnubg.positionid(board)) == s.position
+
+
+def test_a_gnubg_position_id_puts_the_player_on_roll_second() -> None:
+    # gnubg 1.1, ``set turn 1``, ``set board AQAAAMD/HwAAAA``: the side on roll has all 15
+    # checkers on its 13-point; the opponent has one checker on its 1-point (14 off).
+    board = gnubg.positionfromid("AQAAAMD/HwAAAA")
+    assert board[1][12] == 15 and board[0][0] == 1
+    position = Position.from_position_id("AQAAAMD/HwAAAA")
+    assert position.points[12] == 15 and position.points[23] == -1
+    assert position.off == (0, 14)
+    assert position.position_id() == "AQAAAMD/HwAAAA"
+    # the same legal plays as gnubg from the pasted ID
+    ours = _ours(position, (6, 5))
+    theirs, truncated = _gnubg_results(position, (6, 5))
+    assert not truncated and ours == theirs

@@ -20,10 +20,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import aceydeucey
-from aceydeucey.backgammon import fast, generate, moves
+from aceydeucey.backgammon import generate, kernel, moves
 from aceydeucey.backgammon.board import BAR, OFF, STOCK, Position
 from aceydeucey.backgammon.game import BackgammonState
 from aceydeucey.backgammon.notation import Play
+
+#: these tests compare the kernel with the reference: load it first (not in the background)
+generate.warm_up()
 
 SAMPLE = 3_000
 
@@ -208,11 +211,11 @@ def test_fast_board_encoding_round_trips_and_flips() -> None:
     for state in random_play_nodes(game, seed=3, limit=200):
         board = generate.to_board(state.position)
         pos = state.position
-        assert board.dtype == np.int8 and board.shape == (fast.SLOTS,)
+        assert board.dtype == np.int8 and board.shape == (kernel.SLOTS,)
         assert tuple(board[:24]) == pos.points
         assert (board[24], board[25], board[26], board[27]) == (*pos.bar, *pos.unentered)
         assert (board[28], board[29]) == pos.off
-        assert tuple(fast.flip_board(board)) == tuple(generate.to_board(pos.flip()))
+        assert tuple(kernel.flip_board(board)) == tuple(generate.to_board(pos.flip()))
 
 
 def test_bar_is_source_25_and_stock_26_in_fast_moves() -> None:

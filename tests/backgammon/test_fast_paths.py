@@ -24,6 +24,9 @@ from aceydeucey.backgammon.game import BackgammonState
 from aceydeucey.backgammon.notation import Play, Roll, format_moves
 from aceydeucey.core.errors import IllegalActionError
 
+#: these tests compare the kernel with the reference: load it first (not in the background)
+generate.warm_up()
+
 
 def _nodes(variant: str, seed: int, count: int) -> list[BackgammonState]:
     """Play nodes of a seeded random game of ``variant`` (new games until ``count``)."""
@@ -119,3 +122,23 @@ def test_a_play_of_another_state_is_refused_and_the_state_unchanged() -> None:
     with pytest.raises(IllegalActionError):
         first.apply(stranger)
     assert first.state_id() == before
+
+
+def test_until_the_kernel_is_loaded_the_reference_answers_alike(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # A fresh install compiles the kernel in a background thread; meanwhile the game's
+    # generator answers with the reference: the same plays, in the same order.
+    import aceydeucey
+
+    game = aceydeucey.load_game("backgammon", variant="classic")
+    state = game.new_initial_state().apply("opening 6-1")
+    while state.is_chance_node():
+        state = state.apply("6-5")
+    loaded = [str(p) for p in generate.legal_plays(state.position, (6, 5), game.rules)]
+    with monkeypatch.context() as patch:
+        patch.setattr(generate, "_KERNEL", [])
+        patch.setattr(generate, "_STARTED", [True])  # as if the thread were still compiling
+        assert not generate.kernel_ready()
+        waiting = generate.legal_plays(state.position, (6, 5), game.rules)
+        assert not any(isinstance(p, generate._FastPlay) for p in waiting)
+        assert [str(p) for p in waiting] == loaded
+    assert generate.kernel_ready()

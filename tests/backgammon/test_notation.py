@@ -22,7 +22,12 @@ from aceydeucey.backgammon.notation import (
 )
 from aceydeucey.core.agents import RandomAgent
 from aceydeucey.core.chance import Seeded
-from aceydeucey.core.errors import ActionSyntaxError, IllegalActionError, OutOfTurnError
+from aceydeucey.core.errors import (
+    ActionSyntaxError,
+    ArgumentError,
+    IllegalActionError,
+    OutOfTurnError,
+)
 from aceydeucey.core.registry import load_game
 from aceydeucey.core.table import Table
 
@@ -185,7 +190,7 @@ def test_actions_out_of_phase_and_out_of_turn() -> None:
 
 def test_position_id_of_the_start_and_from_id() -> None:
     assert Position.from_position_id(START_ID) == classic().start_position()
-    with pytest.raises(ActionSyntaxError, match="14 base64 characters"):
+    with pytest.raises(ArgumentError, match="14 base64 characters"):
         Position.from_position_id("4HPwATDgc")
 
 
@@ -194,9 +199,9 @@ def test_state_id_round_trip_and_errors() -> None:
     assert isinstance(state, BackgammonState)
     assert state.state_id().startswith("BG1-")
     assert acey().new_state(state_id=state.state_id()) == state
-    with pytest.raises(ActionSyntaxError, match="starts with 'BG1-'"):
+    with pytest.raises(ArgumentError, match="starts with 'BG1-'"):
         acey().new_state(state_id="XX")
-    with pytest.raises(ActionSyntaxError, match="wrong length"):
+    with pytest.raises(ArgumentError, match="wrong length"):
         acey().new_state(state_id="BG1-AAAA")
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aceydeucey.backgammon.render import CHECKER, dice_text, render_plain
+from aceydeucey.cli.backgammon_render import CHECKER, dice_text, render_plain
 
 OWN, OPP = CHECKER  # seat 0 draws ●, seat 1 draws ○
 
@@ -107,11 +107,15 @@ def test_bar_checkers_are_drawn_on_the_bar() -> None:
     assert f"{OPP} 1" in lines[2]
 
 
-def test_named_double_pending_and_winner_lines() -> None:
+def test_named_double_pending_and_game_over_lines() -> None:
     pending = render_plain(observation({}, phase="double", pending_double=True), names=("A", "B"))
     assert "name a double" in pending
-    won = render_plain(observation({}, winner=1, current_player=-4), names=("Ana", "Bia"))
-    assert "Bia wins" in won
+    won = render_plain(
+        observation({}, winner=1, current_player=-4, phase="over"), names=("Ana", "Bia")
+    )
+    # the board says the game is over; the result (who, how many points) is said once,
+    # after it, by the command
+    assert "Game over." in won and "wins" not in won
 
 
 def test_portuguese_labels() -> None:

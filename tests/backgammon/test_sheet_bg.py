@@ -129,3 +129,24 @@ def test_an_option_without_a_sentence_is_still_stated() -> None:
     rules = Extended(new_rule=True)
     text = rules_sheet(rules)
     assert "new_rule = true (a new rule)" in text
+
+
+def test_the_sheet_writes_entering_steps_as_the_engine_does() -> None:
+    # The sheet's example (6-3 from the stock) in the engine's canonical order, and the
+    # checker that enters and moves on with the other die in the same roll.
+    from aceydeucey.backgammon.board import off_board_start
+    from aceydeucey.backgammon.game import BackgammonGame
+    from aceydeucey.backgammon.sheet import rules_sheet
+    from aceydeucey.core.registry import load_game
+
+    game = load_game("backgammon")
+    assert isinstance(game, BackgammonGame)
+    state = game.new_state(position=off_board_start(), dice=(6, 3))
+    texts = {str(p) for p in state.legal_actions()}
+    assert {"in/22 in/19", "in/16"} <= texts
+    assert str(state.parse_action("in/19 in/22")) == "in/22 in/19"
+    assert str(state.parse_action("in/19/16")) == "in/16"
+    for lang in ("en", "pt"):
+        sheet = rules_sheet(game.rules, lang)
+        assert "in/22 in/19" in sheet and "in/19 in/22" not in sheet
+        assert "in/19/16" in sheet and "in/16" in sheet

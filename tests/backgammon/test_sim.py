@@ -17,35 +17,38 @@ import numpy as np
 import pytest
 
 import aceydeucey
-from aceydeucey.backgammon import fast
 from aceydeucey.backgammon.board import Position
 from aceydeucey.backgammon.generate import fast_params
 from aceydeucey.core.chance import Seeded
 from aceydeucey.core.errors import RulesError
+from aceydeucey.sim import playouts
 from aceydeucey.sim.backgammon import (
     DECISIONS,
     SimSummary,
-    _game_params,
     _start,
-    playouts,
     simulate,
 )
+from aceydeucey.sim.backgammon import playouts as raw_playouts
 
 
 def replay_trace(game: Any, seed: int) -> int:
     """Replay the simulator's game ``seed`` through the contract; returns its decisions."""
     rules = game.rules
-    row, events = fast.trace_game(_start(rules), fast_params(rules), _game_params(rules), seed)
-    assert np.array_equal(row, playouts(rules, 3, seed)[0]), "the trace is not game 0 of the run"
+    row, events = playouts.trace_game(
+        _start(rules), fast_params(rules), playouts.game_params_of(rules), seed
+    )
+    assert np.array_equal(row, raw_playouts(rules, 3, seed)[0]), (
+        "the trace is not game 0 of the run"
+    )
     state = game.new_initial_state()
     decisions = 0
     for kind, seat, x, y, *board in events.tolist():
-        if kind == fast.TRACE_OPENING:
+        if kind == playouts.TRACE_OPENING:
             state = state.apply(f"opening {x}-{y}")
-        elif kind == fast.TRACE_ROLL:
+        elif kind == playouts.TRACE_ROLL:
             assert state.is_chance_node() and state.mover == seat
             state = state.apply(f"{x}-{y}")
-        elif kind == fast.TRACE_DOUBLE:
+        elif kind == playouts.TRACE_DOUBLE:
             assert state.phase == "double"
             state = state.apply(f"double {x}")
             decisions += not state.is_chance_node() and rules.acey_doubles_choice == "named"
@@ -114,7 +117,7 @@ def contract_lengths(variant: str, games: int, seed: int) -> list[int]:
 def test_mean_game_length_matches_the_contract_loop(variant: str, games: int) -> None:
     # Same random policy, same rules: mean decisions agree within 4 standard errors.
     lengths = contract_lengths(variant, games, seed=7)
-    sim = playouts(aceydeucey.load_game("backgammon", variant=variant).rules, 4_000, seed=7)
+    sim = raw_playouts(aceydeucey.load_game("backgammon", variant=variant).rules, 4_000, seed=7)
     d = sim[:, DECISIONS].astype(float)
     se = math.sqrt(d.var(ddof=1) / len(d) + np.var(lengths, ddof=1) / len(lengths))
     assert abs(d.mean() - float(np.mean(lengths))) < 4 * se, (d.mean(), np.mean(lengths), se)
@@ -135,24 +138,24 @@ def test_summary_counts_add_up() -> None:
 
 def test_acey_deucey_points_count_checkers_not_borne_off() -> None:
     # Per-checker scoring: the loser pays 1 to 15 points; winner seats are 0 or 1.
-    out = playouts(aceydeucey.load_game("backgammon").rules, 300, seed=4)
+    out = raw_playouts(aceydeucey.load_game("backgammon").rules, 300, seed=4)
     assert set(np.unique(out[:, 0])) <= {0, 1}
     assert out[:, 1].min() >= 1 and out[:, 1].max() <= 15
 
 
 def test_same_seed_same_games_other_seed_other_games() -> None:
     rules = aceydeucey.load_game("backgammon", variant="classic").rules
-    a = playouts(rules, 50, seed=9)
-    assert np.array_equal(a, playouts(rules, 50, seed=9))
-    assert not np.array_equal(a, playouts(rules, 50, seed=10))
+    a = raw_playouts(rules, 50, seed=9)
+    assert np.array_equal(a, raw_playouts(rules, 50, seed=9))
+    assert not np.array_equal(a, raw_playouts(rules, 50, seed=10))
 
 
 def test_threads_play_the_same_games() -> None:
     # Game g depends only on (seed, g): spreading games over cores changes nothing.
     rules = aceydeucey.load_game("backgammon", variant="acey-deucey").rules
-    serial = playouts(rules, 120, seed=4)
-    assert np.array_equal(serial, playouts(rules, 120, seed=4, parallel=True))
-    assert np.array_equal(serial[:40], playouts(rules, 40, seed=4))
+    serial = raw_playouts(rules, 120, seed=4)
+    assert np.array_equal(serial, raw_playouts(rules, 120, seed=4, parallel=True))
+    assert np.array_equal(serial[:40], raw_playouts(rules, 40, seed=4))
 
 
 def test_unsupported_option_is_named() -> None:

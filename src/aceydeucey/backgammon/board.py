@@ -16,10 +16,14 @@ Notation of the data model (fixed; the fast core and the front end build on it):
 * 15 checkers per side across points, bar, unentered and off.  The pip count
   counts a checker on point ``p`` as ``p`` and a bar or unentered one as 25.
 
-The GNU Backgammon Position ID (:meth:`Position.position_id`) follows gnubg's
-documented format: an 80-bit key (for the side on roll, then for the
-opponent: for points 1..24 and the bar, a 1 per checker then a 0), stored
-little-endian in 10 bytes, in base64 without padding (14 characters).  It cannot
+The GNU Backgammon Position ID (:meth:`Position.position_id`) is written and
+read exactly as gnubg does: an 80-bit key built from gnubg's board tuple in
+order, ``(side not on roll, side on roll)`` (for each, points 1..24 from its
+own side and the bar: a 1 per checker then a 0), stored little-endian in 10
+bytes, in base64 without padding (14 characters).  So the ID's *second* half
+is the player on roll: gnubg 1.1 shows ``AQAAAMD/HwAAAA`` (``set turn 1``) with
+the side on roll's 15 checkers on its 13-point, and ``gnubg.positionfromid``
+gives that side as ``board[1]``.  It cannot
 tell unentered checkers from borne-off ones, so it is only meaningful when
 nothing is unentered; the Acey-Deucey state ID in ``game.py`` covers the rest.
 """
@@ -31,7 +35,7 @@ import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from aceydeucey.core.errors import ActionSyntaxError
+from aceydeucey.core.errors import ArgumentError, message
 
 __all__ = [
     "BAR",
@@ -54,6 +58,9 @@ STOCK = 26
 #: Destination index of a checker borne off.
 OFF = 0
 
+#: How errors name the two sides of a position.
+_SIDES = (message("bg.side.on_roll"), message("bg.side.opponent"))
+
 
 @dataclass(frozen=True, slots=True)
 class Position:
@@ -70,12 +77,11 @@ class Position:
         (Not run on construction: the move generator builds positions in its inner loop.)
         """
         if len(self.points) != 24:
-            raise ValueError(f"a position has 24 points, not {len(self.points)}")
+            raise ArgumentError("bg.position.points_count", count=len(self.points))
         for side in (0, 1):
             if self.count(side) != CHECKERS:
-                who = "side on roll" if side == 0 else "opponent"
-                raise ValueError(
-                    f"the {who} has {self.count(side)} checkers; each side has {CHECKERS}"
+                raise ArgumentError(
+                    "bg.position.checkers", side=_SIDES[side], count=self.count(side)
                 )
 
     @classmethod
@@ -97,9 +103,9 @@ class Position:
         for sign, counts in ((1, own), (-1, opp or {})):
             for point, n in counts.items():
                 if not 1 <= point <= 24:
-                    raise ValueError(f"point {point} is not on the board (1-24)")
+                    raise ArgumentError("bg.position.not_on_board", point=point)
                 if points[point - 1] * sign < 0:
-                    raise ValueError(f"both sides on point {point}")
+                    raise ArgumentError("bg.position.both_sides", point=point)
                 points[point - 1] += sign * n
         if off is None:
             off = (
@@ -108,7 +114,7 @@ class Position:
             )
         position = cls(tuple(points), bar, unentered, off)
         if min(off) < 0:
-            raise ValueError(f"more than {CHECKERS} checkers on one side")
+            raise ArgumentError("bg.position.too_many")
         position.validate()
         return position
 
@@ -159,10 +165,12 @@ class Position:
 
     # -- GNU Backgammon Position ID --------------------------------------------
     def position_id(self) -> str:
-        """gnubg's 14-character Position ID, side on roll first (unentered count as off)."""
-        own, opp = self.gnubg_board()[1], self.gnubg_board()[0]
+        """gnubg's 14-character Position ID: the opponent's half, then the side on roll's.
+
+        Unentered checkers count as borne off (the ID cannot tell them apart).
+        """
         bits: list[int] = []
-        for side in (own, opp):
+        for side in self.gnubg_board():
             for n in side:
                 bits.extend([1] * n)
                 bits.append(0)
@@ -174,23 +182,24 @@ class Position:
 
     @classmethod
     def from_position_id(cls, position_id: str) -> Position:
-        """The position of a gnubg Position ID (missing checkers are borne off)."""
+        """The position of a gnubg Position ID, seen from the side on roll (its second half).
+
+        Checkers the ID does not place are borne off.
+        """
         text = position_id.strip()
         try:
             if len(text) != 14:
                 raise ValueError
             key = base64.b64decode(text + "==", validate=True)
         except ValueError:
-            raise ActionSyntaxError(
-                f"{position_id!r} is not a Position ID: it must be 14 base64 characters"
-            ) from None
+            raise ArgumentError("bg.position_id.format", id=position_id) from None
         bits = [(key[i // 8] >> (i % 8)) & 1 for i in range(80)]
         sides: list[list[int]] = [[0] * 25, [0] * 25]
         side, slot = 0, 0
         for bit in bits:
             if side == 2:
                 if bit:
-                    raise ActionSyntaxError(f"Position ID {position_id!r} has extra checkers")
+                    raise ArgumentError("bg.position_id.extra", id=position_id)
                 continue
             if bit:
                 sides[side][slot] += 1
@@ -199,20 +208,18 @@ class Position:
                 if slot == 25:
                     side, slot = side + 1, 0
         if side < 2:
-            raise ActionSyntaxError(f"Position ID {position_id!r} is truncated")
-        own, opp = sides
-        for who, counts in (("side on roll", own), ("opponent", opp)):
+            raise ArgumentError("bg.position_id.truncated", id=position_id)
+        opp, own = sides  # gnubg's order: the side not on roll first
+        for side, counts in enumerate((own, opp)):
             if sum(counts) > CHECKERS:
-                raise ActionSyntaxError(
-                    f"Position ID {position_id!r} gives the {who} {sum(counts)} checkers"
+                raise ArgumentError(
+                    "bg.position_id.too_many", id=position_id, side=_SIDES[side], count=sum(counts)
                 )
         points = []
         for i in range(24):
             mine, theirs = own[i], opp[23 - i]
             if mine and theirs:
-                raise ActionSyntaxError(
-                    f"Position ID {position_id!r} puts both sides on point {i + 1}"
-                )
+                raise ArgumentError("bg.position_id.both_sides", id=position_id, point=i + 1)
             points.append(mine - theirs)
         return cls(
             tuple(points),

@@ -8,7 +8,9 @@
 
 Backgammon hides nothing, so the bot rebuilds the position from the
 observation and asks the engine for the legal plays and their results; it
-never looks at the game state itself.
+never looks at the game state itself.  It learns the resolved rules (house
+options included) once, from ``seated(game, seat)``; unseated, it assumes the
+observation's variant as published.
 
 The heuristic (:func:`evaluate`) scores a position from the side that has
 just moved (positive counts are its checkers): the pip-count lead, blots
@@ -165,6 +167,13 @@ class GreedyBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
+        self.rules: BackgammonRules | None = None
+
+    def seated(self, game: Any, seat: int) -> None:
+        """Learn the game's resolved rules (house options included) once, when seated."""
+        rules = getattr(game, "rules", None)
+        if isinstance(rules, BackgammonRules):
+            self.rules = rules
 
     def act(self, observation: dict[str, Any]) -> str:
         legal: list[str] = observation["legal_actions"]
@@ -174,7 +183,7 @@ class GreedyBot:
             return legal[0]
         position = position_of(observation)
         if all(text.startswith(DOUBLE_WORD) for text in legal):
-            rules = rules_of(observation)
+            rules = self.rules or rules_of(observation)
             return max(legal, key=lambda text: self.double_value(position, text, rules))
         return max(legal, key=lambda text: _value(play_result(position, text)))
 
@@ -205,10 +214,7 @@ def position_of(observation: dict[str, Any]) -> Position:
 
 
 def rules_of(observation: dict[str, Any]) -> BackgammonRules:
-    """The rules an observation states: all its options when given, else its variant's."""
-    options = observation.get("rules")
-    if isinstance(options, dict):
-        return BackgammonRules.from_dict(options)
+    """The rules of an observation's variant (its house options are learnt when seated)."""
     return BackgammonRules.resolve(variant=observation.get("variant", "acey-deucey"))
 
 

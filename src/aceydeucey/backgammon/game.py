@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from aceydeucey.backgammon import generate
 from aceydeucey.backgammon.board import (
@@ -45,7 +45,7 @@ from aceydeucey.backgammon.board import (
     off_board_start,
     standard_start,
 )
-from aceydeucey.backgammon.generate import flipped_result, play_ends_game
+from aceydeucey.backgammon.generate import flipped_result, play_facts, position_of_board
 from aceydeucey.backgammon.moves import explain_steps, match_play
 from aceydeucey.backgammon.notation import (
     DoubleChoice,
@@ -56,8 +56,8 @@ from aceydeucey.backgammon.notation import (
     parse_action_text,
 )
 from aceydeucey.backgammon.rules import BackgammonRules
-from aceydeucey.core.errors import ActionSyntaxError, IllegalActionError
-from aceydeucey.core.game import CHANCE, TERMINAL, Action, Game, State
+from aceydeucey.core.errors import ArgumentError, IllegalActionError, message
+from aceydeucey.core.game import CHANCE, TERMINAL, Action, Distribution, Game, GameInfo, State
 
 __all__ = ["BackgammonGame", "BackgammonState"]
 
@@ -80,14 +80,22 @@ _ROLL_EVENTS: dict[int, tuple[tuple[int, ...], tuple[tuple[tuple[str, Any], ...]
     id(roll): (
         roll.dice,
         tuple(
-            (("type", "roll"), ("seat", seat), ("dice", (roll.high, roll.low))) for seat in (0, 1)
+            (("kind", "roll"), ("seat", seat), ("dice", (roll.high, roll.low))) for seat in (0, 1)
         ),
     )
     for roll, _ in _ROLLS
     if isinstance(roll, Roll)
 }
+#: first item of a play's compact event (see ``_event_dict``)
+PLAY_EVENT = "play"
+#: how errors name the two sides of a position
+_SIDES = (message("bg.side.on_roll"), message("bg.side.opponent"))
 _DOUBLES: list[DoubleChoice] = [DoubleChoice(d) for d in range(6, 0, -1)]
 _ROLLED_DOUBLES: list[tuple[Action, Fraction]] = [(d, Fraction(1, 6)) for d in _DOUBLES]
+#: the three fixed distributions, shared: samplers draw from them at no cost
+_ROLL_DISTRIBUTION = Distribution.from_outcomes(_ROLLS)
+_OPENING_DISTRIBUTION = Distribution.from_outcomes(_OPENINGS)
+_DOUBLE_DISTRIBUTION = Distribution.from_outcomes(_ROLLED_DOUBLES)
 
 
 class BackgammonGame(Game):
@@ -103,6 +111,23 @@ class BackgammonGame(Game):
     @property
     def num_players(self) -> int:
         return 2
+
+    @property
+    def info(self) -> GameInfo:
+        """Two seats, zero-sum, nothing hidden, dice; no bound on a game's length."""
+        best = {"per_checker": CHECKERS, "single": 1, "gammons": 3}[self.rules.scoring]
+        return GameInfo(
+            game_id=self.game_id,
+            num_players=2,
+            min_players=2,
+            max_players=2,
+            zero_sum=True,
+            hidden_information=False,
+            chance=True,
+            min_return=Fraction(-best),
+            max_return=Fraction(best),
+            max_length=None,
+        )
 
     def start_position(self) -> Position:
         """The starting position (the same from both sides)."""
@@ -134,24 +159,24 @@ class BackgammonGame(Game):
         """
         if state_id is not None:
             if position_id is not None or position is not None or dice is not None:
-                raise ActionSyntaxError("give either state_id or a position, not both")
+                raise ArgumentError("bg.new_state.both", first="state_id", second="position")
             return BackgammonState.from_state_id(self, state_id)
         if position_id is not None:
             if position is not None:
-                raise ActionSyntaxError("give either position_id or position, not both")
+                raise ArgumentError("bg.new_state.both", first="position_id", second="position")
             position = Position.from_position_id(position_id)
         if position is None:
-            raise ActionSyntaxError("new_state needs position_id, position or state_id")
-        try:
-            position.validate()
-        except ValueError as exc:
-            raise ActionSyntaxError(f"not a valid position: {exc}") from None
-        if seat not in (0, 1):
-            raise ActionSyntaxError(f"seat must be 0 or 1, not {seat!r}")
+            raise ArgumentError("bg.new_state.needs_position")
+        position.validate()
+        for side in (0, 1):
+            if position.off[side] == CHECKERS:
+                raise ArgumentError("bg.position.all_off", side=_SIDES[side])
+        if seat not in (0, 1) or isinstance(seat, bool):
+            raise ArgumentError("bg.new_state.seat", seat=repr(seat))
         if dice is None:
             return BackgammonState(self, "roll", seat, position)
         if len(dice) != 2 or any(not isinstance(d, int) or not 1 <= d <= 6 for d in dice):
-            raise ActionSyntaxError(f"dice must be two numbers 1-6, like (3, 1); got {dice!r}")
+            raise ArgumentError("bg.new_state.dice", dice=repr(dice))
         roll = Roll(max(dice), min(dice))
         return BackgammonState(self, "play", seat, position, roll.dice, "roll")
 
@@ -173,7 +198,20 @@ class BackgammonState(State):
     gates: tuple[bool, bool] = (True, True)
     extra: bool = False
     winner: int = -1
-    last_event: tuple[tuple[str, Any], ...] = field(default=(), compare=False, repr=False)
+    last_event: tuple[Any, ...] = field(default=(), compare=False, repr=False)
+
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> Any:
+            # ``position`` of a state the engine made from the kernel's board: built once,
+            # when first asked for (the random-play loop never asks)
+            if name == "position":
+                d = self.__dict__
+                board = d.get("_board")
+                if board is not None:
+                    position = d["position"] = position_of_board(board)
+                    return position
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # -- who acts -----------------------------------------------------------------
     def current_player(self) -> int:
@@ -195,7 +233,7 @@ class BackgammonState(State):
             return _ROLLED_DOUBLES
         return []
 
-    def player_actions(self) -> list[Play] | list[DoubleChoice]:
+    def player_actions(self) -> Sequence[Play] | list[DoubleChoice]:
         if self.phase == "play":
             return self._plays()
         if self.phase == "double" and self.game.rules.acey_doubles_choice == "named":
@@ -203,27 +241,38 @@ class BackgammonState(State):
         return []
 
     @cached_property
-    def plays(self) -> list[Play]:
+    def plays(self) -> Sequence[Play]:
         """The legal plays of the dice in hand (empty outside the play phase)."""
         return self._plays()
 
-    def _plays(self) -> list[Play]:
+    def _plays(self) -> Sequence[Play]:
         """``plays``, computed once per state (kept where ``cached_property`` keeps it)."""
         cache = self.__dict__
-        plays: list[Play] | None = cache.get("plays")
+        plays: Sequence[Play] | None = cache.get("plays")
         if plays is not None:
             return plays
         if self.phase != "play":
             plays = []
+        elif "_board" in cache:  # the state keeps the kernel's board: the hot path
+            rules = self.game.rules
+            dice = self.dice
+            plays = generate.board_plays(
+                cache["_board"],
+                dice,
+                rules,
+                self.gates[self.mover],
+                rules.bar_reentry_gate == "none" or _is_special(dice),
+            )
         else:
             rules = self.game.rules
             dice = self.dice
             plays = generate.legal_plays(
-                self.position,
+                cache.get("position"),
                 dice,
                 rules,
                 may_enter=self.gates[self.mover],
                 may_reenter=rules.bar_reentry_gate == "none" or _is_special(dice),
+                board=cache.get("_board"),
             )
         cache["plays"] = plays
         return plays
@@ -236,45 +285,59 @@ class BackgammonState(State):
         action = self.game.parse_action(text)
         if isinstance(action, Steps):
             if self.phase != "play":
-                raise IllegalActionError(f"{text.strip()}: {self._not_moving()}")
+                raise self.illegal(action)
             play = match_play(self.position, action.moves, self.plays)
             if play is None:
-                raise IllegalActionError(
-                    explain_steps(self.position, self.dice, action.moves, self.plays)
-                )
+                raise self.illegal(action)
             return play
         self._check_legal(action)
         return action
 
-    def explain_illegal(self, action: Action) -> str:
+    def illegal(self, action: object) -> IllegalActionError:
+        """The precise error for ``action``, which is not legal here (a code and params)."""
         if self.is_terminal():
-            return f"{action}: the game is over"
-        if isinstance(action, Play) and self.phase == "play":
-            return explain_steps(self.position, self.dice, action.moves, self.plays)
-        if isinstance(action, (Roll, Opening)) or (
+            return IllegalActionError("action.game_over", action=str(action))
+        if isinstance(action, Play | Steps) and self.phase == "play":
+            return explain_steps(
+                self.position, self.dice, action.moves, self.plays, self.game.rules
+            )
+        if isinstance(action, Roll | Opening) or (
             isinstance(action, DoubleChoice) and self.current_player() == CHANCE
         ):
             if self.current_player() != CHANCE:
-                return f"{action}: it is not chance's turn; {self._who()} is to play"
-            return f"{action} is not a possible outcome here ({self.phase})"
+                return IllegalActionError(
+                    "bg.illegal.chance_turn", action=str(action), who=self._who()
+                )
+            return IllegalActionError(
+                "bg.illegal.not_outcome", action=str(action), phase=self.phase
+            )
         if isinstance(action, DoubleChoice):
-            return f"{action}: no double is to be named now; {self._who()} is to act"
-        return f"{action}: {self._not_moving()}"
+            return IllegalActionError(
+                "bg.illegal.no_double_now", action=str(action), who=self._who()
+            )
+        if isinstance(action, Play | Steps):
+            return IllegalActionError("bg.illegal.step_now", action=str(action), why=self._why())
+        return IllegalActionError("bg.illegal.not_an_action", action=str(action), why=self._why())
 
-    def _who(self) -> str:
+    def explain_illegal(self, action: Action) -> str:
+        return str(self.illegal(action))
+
+    def _who(self) -> dict[str, Any]:
         player = self.current_player()
         if player == CHANCE:
-            return {"opening": "the opening roll-off", "double": "the double's die"}.get(
-                self.phase, "the dice roll"
-            )
-        return f"seat {player}"
+            code = {"opening": "bg.who.opening", "double": "bg.who.double_die"}
+            return message(code.get(self.phase, "bg.who.roll"))
+        return message("bg.who.seat", seat=player)
 
-    def _not_moving(self) -> str:
+    def _why(self) -> dict[str, Any]:
+        """Why no checker moves now (or, in the play phase, what to write instead)."""
         if self.phase == "double":
-            return "first name the double to play after the 1-2 (e.g. 'double 6')"
+            return message("bg.why.name_double")
         if self.phase == "over":
-            return "the game is over"
-        return f"no checkers move now: waiting for {self._who()}"
+            return message("bg.why.over")
+        if self.phase == "play":
+            return message("bg.why.play_now")
+        return message("bg.why.waiting", who=self._who())
 
     # -- fast paths (same results as the base class, fewer calls) ---------------------
     def is_chance_node(self) -> bool:
@@ -289,7 +352,8 @@ class BackgammonState(State):
     def legal_actions(self) -> Sequence[Action]:
         phase = self.phase
         if phase == "play":
-            return self._plays()
+            plays = self.__dict__.get("plays")
+            return plays if plays is not None else self._plays()
         if phase == "roll":
             return _ROLL_ACTIONS
         return super().legal_actions()
@@ -301,13 +365,17 @@ class BackgammonState(State):
                 return
         elif phase == "roll" and id(action) in _ROLL_IDS:
             return
-        super()._check_legal(action)
+        if self.is_terminal() or action not in self.legal_actions():
+            raise self.illegal(action)
 
     def apply(self, action: Action | str, *, seat: int | None = None) -> BackgammonState:
         if seat is None:  # the common cases first: one of the listed plays, a shared roll
             phase = self.phase
             if phase == "play":
-                if isinstance(action, Play) and action in self._plays():
+                plays = self.__dict__.get("plays")
+                if plays is None:
+                    plays = self._plays()
+                if isinstance(action, Play) and action in plays:
                     return self._after_play(action)
             elif phase == "roll":
                 known = _ROLL_EVENTS.get(id(action))
@@ -326,54 +394,31 @@ class BackgammonState(State):
         if isinstance(action, Roll):
             return self._rolled(
                 action.dice,
-                (("type", "roll"), ("seat", self.mover), ("dice", (action.high, action.low))),
+                (("kind", "roll"), ("seat", self.mover), ("dice", (action.high, action.low))),
             )
         if isinstance(action, Opening):
             first = action.first
             start = self.position if first == 0 else self.position.flip()
-            event = (("type", "opening"), ("dice", (action.die0, action.die1)), ("first", first))
+            event = (("kind", "opening"), ("dice", (action.die0, action.die1)), ("first", first))
             if rules.opening == "use_opening_dice":
                 dice = (max(action.die0, action.die1), min(action.die0, action.die1))
                 gates = _open_gate(self.gates, first, dice, rules)
-                return _make(
-                    self.game,
-                    "play",
-                    first,
-                    start,
-                    dice,
-                    "roll",
-                    self.chain,
-                    gates,
-                    self.extra,
-                    self.winner,
-                    event,
+                return self._evolve(
+                    phase="play",
+                    mover=first,
+                    position=start,
+                    dice=dice,
+                    kind="roll",
+                    gates=gates,
+                    last_event=event,
                 )
-            return _make(
-                self.game,
-                "roll",
-                first,
-                start,
-                self.dice,
-                self.kind,
-                self.chain,
-                self.gates,
-                self.extra,
-                self.winner,
-                event,
-            )
+            return self._evolve(phase="roll", mover=first, position=start, last_event=event)
         assert isinstance(action, DoubleChoice)
-        return _make(
-            self.game,
-            "play",
-            self.mover,
-            self.position,
-            (action.value,) * 4,
-            "named",
-            self.chain,
-            self.gates,
-            self.extra,
-            self.winner,
-            (("type", "double"), ("seat", self.mover), ("value", action.value)),
+        return self._evolve(
+            phase="play",
+            dice=(action.value,) * 4,
+            kind="named",
+            last_event=(("kind", "double"), ("seat", self.mover), ("value", action.value)),
         )
 
     def _rolled(
@@ -384,128 +429,201 @@ class BackgammonState(State):
         gates = self.gates
         if not gates[mover]:
             gates = _open_gate(gates, mover, rolled, self.game.rules)
-        return _make(
-            self.game,
-            "play",
-            mover,
-            self.position,
-            rolled,
-            "roll",
-            self.chain,
-            gates,
-            False,
-            self.winner,
-            event,
-        )
+        # the hottest transition, written out: _evolve(phase="play", dice=rolled, ...)
+        fields = self.__dict__.copy()
+        fields.pop("plays", None)
+        fields["phase"] = "play"
+        fields["dice"] = rolled
+        fields["kind"] = "roll"
+        fields["gates"] = gates
+        fields["extra"] = False
+        fields["last_event"] = event
+        state: BackgammonState = _new_object(BackgammonState)
+        _set_attribute(state, "__dict__", fields)
+        return state
 
     def _after_play(self, play: Play) -> BackgammonState:
         rules = self.game.rules
-        game, mover, kind, dice, chain, gates = (
-            self.game,
-            self.mover,
-            self.kind,
-            self.dice,
-            self.chain,
-            self.gates,
-        )
-        unused = play.unused
-        # the play itself is kept: its text and hits are written out by observation()
-        event = (("type", "play"), ("seat", mover), ("play", play), ("dice", dice), ("kind", kind))
-        if play_ends_game(play):
-            return _make(
-                game, "over", mover, play.result, (), "", chain, gates, self.extra, mover, event
+        d = self.__dict__
+        mover, kind, dice = d["mover"], d["kind"], d["dice"]
+        ends, unused, board = play_facts(play)
+        # the play itself is kept: its text and hits are written out by observation(); a
+        # play's event is kept compact, (PLAY_EVENT, seat, play, dice, dice kind)
+        event = (PLAY_EVENT, mover, play, dice, kind)
+        if (
+            board is not None
+            and kind == "roll"
+            and len(dice) == 2
+            and not ends
+            and not (unused and rules.unplayable_remainder == "to_opponent")
+            and not (dice == (2, 1) and rules.acey_deucey)
+        ):
+            return self._to_opponent(board, event)  # the common case: the opponent rolls
+        chain, gates = d["chain"], d["gates"]
+        if ends:
+            return self._evolve(
+                phase="over", position=play.result, dice=(), kind="", winner=mover, last_event=event
             )
         full = not unused
         if kind == "roll":
             if rules.acey_deucey and dice == (2, 1):
                 limit = rules.acey_chain_limit
-                earned = full or not rules.acey_requires_both_played
+                # the seed: "if you are unable to use any part of your roll, you forfeit
+                # the rest of your turn": a 1-2 of which nothing is played earns nothing
+                played_some = len(unused) < len(dice)
+                earned = full or (played_some and not rules.acey_requires_both_played)
                 if earned and (limit is None or chain < limit):
-                    return _make(
-                        game,
-                        "double",
-                        mover,
-                        play.result,
-                        (),
-                        "",
-                        chain + 1,
-                        gates,
-                        self.extra,
-                        self.winner,
-                        event,
+                    return self._evolve(
+                        phase="double",
+                        position=play.result,
+                        dice=(),
+                        kind="",
+                        chain=chain + 1,
+                        last_event=event,
                     )
             elif len(dice) == 4:
                 if rules.doubles_plus_complement and full:
-                    return _make(
-                        game,
-                        "play",
-                        mover,
-                        play.result,
-                        (7 - dice[0],) * 4,
-                        "complement",
-                        chain,
-                        gates,
-                        self.extra,
-                        self.winner,
-                        event,
+                    return self._evolve(
+                        phase="play",
+                        position=play.result,
+                        dice=(7 - dice[0],) * 4,
+                        kind="complement",
+                        last_event=event,
                     )
                 if _extra_roll(rules.natural_doubles_extra_roll, full):
-                    return _make(
-                        game,
-                        "roll",
-                        mover,
-                        play.result,
-                        (),
-                        "",
-                        chain,
-                        gates,
-                        True,
-                        self.winner,
-                        event,
+                    return self._evolve(
+                        phase="roll",
+                        position=play.result,
+                        dice=(),
+                        kind="",
+                        extra=True,
+                        last_event=event,
                     )
         elif kind == "named":
             if full or not rules.acey_reroll_requires_full_doubles:
-                return _make(
-                    game, "roll", mover, play.result, (), "", chain, gates, True, self.winner, event
+                return self._evolve(
+                    phase="roll",
+                    position=play.result,
+                    dice=(),
+                    kind="",
+                    extra=True,
+                    last_event=event,
                 )
         elif kind == "complement":
             if _extra_roll(rules.natural_doubles_extra_roll, full):
-                return _make(
-                    game, "roll", mover, play.result, (), "", chain, gates, True, self.winner, event
+                return self._evolve(
+                    phase="roll",
+                    position=play.result,
+                    dice=(),
+                    kind="",
+                    extra=True,
+                    last_event=event,
                 )
         elif kind == "remainder":
-            return _make(
-                game, "roll", mover, play.result, (), "", 0, gates, False, self.winner, event
+            return self._evolve(
+                phase="roll",
+                position=play.result,
+                dice=(),
+                kind="",
+                chain=0,
+                extra=False,
+                last_event=event,
             )
         if not full and rules.unplayable_remainder == "to_opponent":
             gated = not gates[mover] or (self.position.bar[0] > 0 and not self._may_reenter())
             if not gated:
-                return _make(
-                    game,
-                    "play",
-                    1 - mover,
-                    flipped_result(play),
-                    unused,
-                    "remainder",
-                    0,
-                    gates,
-                    False,
-                    self.winner,
-                    event,
+                return self._evolve(
+                    phase="play",
+                    mover=1 - mover,
+                    position=flipped_result(play),
+                    dice=unused,
+                    kind="remainder",
+                    chain=0,
+                    extra=False,
+                    last_event=event,
                 )
-        return _make(
-            game,
-            "roll",
-            1 - mover,
-            flipped_result(play),
-            (),
-            "",
-            0,
-            gates,
-            False,
-            self.winner,
-            event,
+        if board is not None:  # a kernel play: the next state keeps the kernel's board
+            return self._to_opponent(board, event)
+        return self._evolve(
+            phase="roll",
+            mover=1 - mover,
+            position=flipped_result(play),
+            dice=(),
+            kind="",
+            chain=0,
+            extra=False,
+            last_event=event,
         )
+
+    def _to_opponent(self, board: bytes, event: tuple[Any, ...]) -> BackgammonState:
+        """The opponent's roll after a kernel play, from its ``board`` (the opponent's side).
+
+        The second hottest transition, written out: ``_evolve(phase="roll", mover=...)``.
+        """
+        fields = self.__dict__.copy()
+        fields.pop("plays", None)
+        fields.pop("position", None)
+        fields["_board"] = board
+        fields["phase"] = "roll"
+        fields["mover"] = 1 - fields["mover"]
+        fields["dice"] = ()
+        fields["kind"] = ""
+        fields["chain"] = 0
+        fields["extra"] = False
+        fields["last_event"] = event
+        state: BackgammonState = _new_object(BackgammonState)
+        _set_attribute(state, "__dict__", fields)
+        return state
+
+    def _evolve(
+        self,
+        *,
+        phase: str,
+        mover: int | None = None,
+        position: Position | None = None,
+        _board: bytes | None = None,
+        dice: tuple[int, ...] | None = None,
+        kind: str | None = None,
+        chain: int | None = None,
+        gates: tuple[bool, bool] | None = None,
+        extra: bool | None = None,
+        winner: int | None = None,
+        last_event: tuple[Any, ...] = (),
+    ) -> BackgammonState:
+        """This state with the given fields replaced (``None``: unchanged): the one way the
+        engine's transitions build the next state (the same value as the constructor
+        gives, built directly: no ``__init__``, nothing cached copied).
+
+        The position may be given as ``position`` or as ``_board``, the kernel's 32
+        bytes; a state made from a board builds its ``position`` on first access.
+        """
+        fields = self.__dict__.copy()
+        fields.pop("plays", None)  # cached for this state only
+        fields["phase"] = phase
+        fields["last_event"] = last_event
+        if mover is not None:
+            fields["mover"] = mover
+        if position is not None:
+            fields["position"] = position
+            fields.pop("_board", None)
+        elif _board is not None:
+            fields["_board"] = _board
+            fields.pop("position", None)
+        if dice is not None:
+            fields["dice"] = dice
+        if kind is not None:
+            fields["kind"] = kind
+        if chain is not None:
+            fields["chain"] = chain
+        if gates is not None:
+            fields["gates"] = gates
+        if extra is not None:
+            fields["extra"] = extra
+        if winner is not None:
+            fields["winner"] = winner
+        state: BackgammonState = _new_object(BackgammonState)
+        _set_attribute(state, "__dict__", fields)
+        return state
 
     # -- results --------------------------------------------------------------------
     def returns(self) -> tuple[Fraction, ...]:
@@ -535,52 +653,121 @@ class BackgammonState(State):
         """The position from ``seat``'s side."""
         return self.position if seat == self.mover else self.position.flip()
 
-    def observation(self, seat: int) -> dict[str, Any]:  # type: ignore[override]  # until issue 7 lands
-        pos = self.view(seat)
-        rules = self.game.rules
+    def observe(self, seat: int | None) -> dict[str, Any]:
+        """The board from ``seat``'s side; the public view (``None``) is seat 0's side.
+
+        Backgammon hides nothing, so every seat and a spectator see the same facts;
+        only the side the points are numbered from differs.  ``pending_double`` is
+        ``True`` while a double is to be named after a 1-2 and the named double's
+        value while it is played; ``reroll_pending`` says whether the same player
+        rolls again after what is being played now.
+        """
+        side = 0 if seat is None else seat
+        pos = self.view(side)
+        phase = self.phase
         pending: bool | int = False
-        if self.phase == "double":
+        if phase == "double":
             pending = True
-        elif self.phase == "play" and self.kind == "named":
+        elif phase == "play" and self.kind == "named":
             pending = self.dice[0]
-        reroll = self.phase == "double" or (self.phase == "roll" and self.extra)
-        if self.phase == "play" and self.kind == "named":
-            reroll = True
-        obs: dict[str, Any] = {
-            "game": "backgammon",
-            "variant": rules.variant,
-            "seat": seat,
-            "current_player": self.current_player(),
+        return {
+            "variant": self.game.rules.variant,
             "mover": self.mover,
-            "phase": self.phase,
             "points": list(pos.points),
             "bar": list(pos.bar),
             "unentered": list(pos.unentered),
             "off": list(pos.off),
             "pip": list(pos.pip_counts()),
-            "dice": list(self.dice) if self.phase == "play" else [],
+            "dice": list(self.dice) if phase == "play" else [],
             "dice_kind": self.kind,
             "pending_double": pending,
-            "reroll_pending": reroll,
+            "reroll_pending": self._reroll_pending(),
             "chain": self.chain,
-            "entry_gate_passed": [self.gates[seat], self.gates[1 - seat]],
-            "last_event": _event_dict(self.last_event),
-            "legal_actions": (
-                [str(a) for a in self.player_actions()] if seat == self.current_player() else []
-            ),
-            "rules": rules.to_dict(),
+            "entry_gate_passed": [self.gates[side], self.gates[1 - side]],
+            "winner": self.winner if phase == "over" else None,
         }
-        if self.phase == "over":
-            obs["returns"] = [str(r) for r in self.returns()]
-            obs["winner"] = self.winner
-        return obs
+
+    def _reroll_pending(self) -> bool:
+        """Whether the mover rolls again after what is to be played now.
+
+        At a roll node: whether that roll is an extra roll of the same turn.  While the
+        double after a 1-2 is still to be named: ``True`` (a reroll follows a double
+        played in full).  At a play: whether the dice in hand, played as far as they can
+        be, earn another roll (a named double of which part cannot be played does not,
+        unless ``acey_reroll_requires_full_doubles`` is off).
+        """
+        phase = self.phase
+        if phase == "roll":
+            return self.extra
+        if phase == "double":
+            return True
+        if phase != "play":
+            return False
+        rules = self.game.rules
+        full = any(not play.unused for play in self.plays)
+        if self.kind == "named":
+            return full or not rules.acey_reroll_requires_full_doubles
+        if self.kind == "roll" and len(self.dice) == 4:
+            if rules.doubles_plus_complement and full:
+                return False  # the complement comes first; its own play decides
+            return _extra_roll(rules.natural_doubles_extra_roll, full)
+        if self.kind == "complement":
+            return _extra_roll(rules.natural_doubles_extra_roll, full)
+        return False
+
+    def phase_name(self) -> str:
+        return self.phase
+
+    def event_view(self) -> dict[str, Any] | None:
+        return _event_dict(self.last_event) if self.last_event else None
+
+    def termination(self) -> tuple[str, dict[str, Any]]:
+        """``race.borne_off`` with the winner, the points won and how they were counted.
+
+        ``result`` is ``single``, ``gammon`` or ``backgammon`` (scoring ``gammons`` or
+        ``single``) or ``per_checker`` (Acey-Deucey: one point per checker the loser has
+        not borne off).  Other endings (a resignation, from a table) get their own
+        codes beside this one.
+        """
+        points = self.points_won()
+        scoring = self.game.rules.scoring
+        if scoring == "per_checker":
+            result = "per_checker"
+        else:
+            result = {1: "single", 2: "gammon", 3: "backgammon"}[points]
+        return "race.borne_off", {
+            "winner": self.winner,
+            "points": points,
+            "result": result,
+            "result_name": message(f"race.result.{result}"),
+        }
+
+    def chance_actor(self) -> int | None:
+        """The seat on roll at a roll (and a rolled double); ``None`` at the opening roll-off.
+
+        In the roll-off both players throw one die at once, so it is no one seat's throw.
+        """
+        phase = self.phase
+        if phase == "roll" or (phase == "double" and self.is_chance_node()):
+            return self.mover
+        return None
+
+    def chance_distribution(self) -> Distribution:
+        phase = self.phase
+        if phase == "roll":
+            return _ROLL_DISTRIBUTION
+        if phase == "opening":
+            return _OPENING_DISTRIBUTION
+        if phase == "double" and self.game.rules.acey_doubles_choice == "rolled":
+            return _DOUBLE_DISTRIBUTION
+        return super().chance_distribution()
 
     def __str__(self) -> str:
         return render_ascii(self)
 
     # -- state IDs ------------------------------------------------------------------
     def position_id(self) -> str:
-        """gnubg's Position ID of the position, the side on roll (the mover) first."""
+        """gnubg's Position ID of the position (its second half is the mover, on roll)."""
         return self.position.position_id()
 
     def state_id(self) -> str:
@@ -611,32 +798,33 @@ class BackgammonState(State):
         """The state of ``state_id``; ActionSyntaxError naming the problem if malformed."""
         text = state_id.strip()
         if not text.startswith(ID_PREFIX):
-            raise ActionSyntaxError(f"{state_id!r} is not a state ID: it starts with {ID_PREFIX!r}")
+            raise ArgumentError("bg.state_id.prefix", id=state_id, prefix=ID_PREFIX)
         body = text[len(ID_PREFIX) :]
         try:
             data = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
         except (binascii.Error, ValueError):
-            raise ActionSyntaxError(f"{state_id!r} is not a state ID: bad base64") from None
+            raise ArgumentError("bg.state_id.base64", id=state_id) from None
         if len(data) < 6 or len(data) != 6 + data[5] + 30:
-            raise ActionSyntaxError(f"{state_id!r} is not a state ID: wrong length")
+            raise ArgumentError("bg.state_id.length", id=state_id)
         phase_i, mover, kind_i, chain, flags, n = data[:6]
         dice = tuple(data[6 : 6 + n])
         rest = data[6 + n :]
         points = tuple(b - 256 if b > 127 else b for b in rest[:24])
         if phase_i >= len(PHASES) or kind_i >= len(KINDS) or mover > 1:
-            raise ActionSyntaxError(f"{state_id!r} is not a state ID: bad phase, kind or seat")
+            raise ArgumentError("bg.state_id.fields", id=state_id)
         if any(not 1 <= d <= 6 for d in dice) or n > 4:
-            raise ActionSyntaxError(f"{state_id!r} is not a state ID: bad dice")
+            raise ArgumentError("bg.state_id.dice", id=state_id)
         position = Position(
             points, (rest[24], rest[25]), (rest[26], rest[27]), (rest[28], rest[29])
         )
         try:
             position.validate()
-        except ValueError as exc:
-            raise ActionSyntaxError(f"{state_id!r}: {exc}") from None
+        except ArgumentError as exc:
+            reason = message(exc.code, **exc.params)
+            raise ArgumentError("bg.state_id.position", id=state_id, reason=reason) from None
         winner = (flags >> 4) - 1
         if winner not in (-1, 0, 1):
-            raise ActionSyntaxError(f"{state_id!r} is not a state ID: bad winner")
+            raise ArgumentError("bg.state_id.winner", id=state_id)
         return cls(
             game,
             PHASES[phase_i],
@@ -696,43 +884,12 @@ _new_object = object.__new__
 _set_attribute = object.__setattr__
 
 
-def _make(
-    game: BackgammonGame,
-    phase: str,
-    mover: int,
-    position: Position,
-    dice: tuple[int, ...],
-    kind: str,
-    chain: int,
-    gates: tuple[bool, bool],
-    extra: bool,
-    winner: int,
-    last_event: tuple[tuple[str, Any], ...],
-) -> BackgammonState:
-    """``BackgammonState(...)`` for the engine's own transitions: the same value, built directly."""
-    state: BackgammonState = _new_object(BackgammonState)
-    _set_attribute(
-        state,
-        "__dict__",
-        {
-            "game": game,
-            "phase": phase,
-            "mover": mover,
-            "position": position,
-            "dice": dice,
-            "kind": kind,
-            "chain": chain,
-            "gates": gates,
-            "extra": extra,
-            "winner": winner,
-            "last_event": last_event,
-        },
-    )
-    return state
-
-
-def _event_dict(event: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+def _event_dict(event: tuple[Any, ...]) -> dict[str, Any]:
     """The observation's ``last_event``: a play is written out (text, hits, dice left unused)."""
+    if event[0] == PLAY_EVENT:
+        _, seat, played, dice, kind = event
+        event = (("kind", "play"), ("seat", seat), ("play", played), ("dice", dice))
+        event += (("dice_kind", kind),)
     out: dict[str, Any] = {}
     play: Play | None = None
     for key, value in event:

@@ -7,6 +7,17 @@ played.  It runs the Numba kernel of :mod:`aceydeucey.backgammon.fast` for
 every rule set except ``must_use_max_dice=False`` (free choice of how many
 dice to play), which goes to the reference.
 
+The kernel (and Numba, NumPy) is not imported with this module: the reference
+engine and everything above it load without Numba.  The first call starts a
+background thread that loads the kernel (compiling it after a fresh install,
+some 20 s; Numba's cache, next to the package, keeps it for later processes,
+which load it in about a second) and, until it is ready, answers with the
+reference generator: the same plays in the same order, so the first move
+never waits.  :func:`warm_up` loads the kernel now (benchmarks, simulators),
+:func:`warm_up_in_background` starts the thread early, and
+:func:`kernel_ready` says whether it is done.  Without Numba the reference
+serves for good.
+
 The kernel's work space is per thread, so threads may generate plays at once.
 The plays it returns are lazy: a play keeps a row of the kernel's output and
 builds its ``result`` :class:`Position` and its ``moves`` only when asked, so
@@ -23,30 +34,63 @@ from __future__ import annotations
 
 import struct
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import repeat
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
-import numpy as np
-
-from aceydeucey.backgammon import fast, moves
+from aceydeucey.backgammon import moves
 from aceydeucey.backgammon.board import CHECKERS, Position, make_position
 from aceydeucey.backgammon.notation import Move, Play, format_moves, point_text
 from aceydeucey.backgammon.rules import BackgammonRules
+from aceydeucey.core.errors import ArgumentError
 
-__all__ = ["fast_params", "flipped_result", "is_fast", "legal_plays", "play_ends_game", "to_board"]
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = [
+    "fast_params",
+    "flipped_result",
+    "is_fast",
+    "kernel_ready",
+    "legal_plays",
+    "play_ends_game",
+    "to_board",
+    "warm_up",
+    "warm_up_in_background",
+]
+
+#: Layout of a kernel row (``kernel.SLOTS``, ``kernel.ROW``...), fixed by the kernel and
+#: checked against it when it loads: this module reads rows without importing it.
+SLOTS = 32
+ROW = 80
+ROW_FLIPPED = 32
+ROW_PATH = 64
+ROW_HIGH = 76
 
 
 def legal_plays(
-    position: Position,
+    position: Position | None,
     dice: Sequence[int],
     rules: BackgammonRules,
     *,
     may_enter: bool = True,
     may_reenter: bool = True,
-) -> list[Play]:
-    """Every legal play of ``dice`` from ``position`` (see ``moves.legal_plays``)."""
-    if not rules.must_use_max_dice:
+    board: bytes | None = None,
+) -> Sequence[Play]:
+    """Every legal play of ``dice`` from ``position`` (see ``moves.legal_plays``).
+
+    ``board``, when given, is the same position as the kernel's 32 bytes (see
+    :func:`result_board`): the state keeps it, so that it need not be packed again;
+    ``position`` may then be ``None`` (it is built only when needed).
+    """
+    if not _KERNEL or not rules.must_use_max_dice:
+        # the reference: for free choice of dice, and until the kernel is loaded (its first
+        # compilation runs in a background thread, started here on first use)
+        if not _STARTED and rules.must_use_max_dice:
+            warm_up_in_background()
+        _check_hand(dice)
+        if position is None:
+            position = position_of_board(_required(board))
         return moves.legal_plays(
             position, dice, rules, may_enter=may_enter, may_reenter=may_reenter
         )
@@ -54,23 +98,75 @@ def legal_plays(
     if hand is None:
         hand = _hand(dice)
     ordered, dice_array = hand
-    if not ordered or not may_enter or (position.bar[0] and not may_reenter):
-        return [Play((), position, ordered)]
+    on_bar = board[_BAR_SLOT] if board is not None else _required(position).bar[0]
+    if not ordered or not may_enter or (on_bar and not may_reenter):
+        return [_pass(position, board, ordered)]
     try:
-        board_bytes, board, work, rows = _LOCAL.work
+        board_bytes, array, work, rows = _LOCAL.work
     except AttributeError:
-        board_bytes, board, work, rows = _LOCAL.work = _work_space()
-    _PACK_INTO(
-        board_bytes, 0, *position.points, *position.bar, *position.unentered, *position.off, 0, 0
-    )
+        board_bytes, array, work, rows = _LOCAL.work = _work_space()
+    generate_rows = _KERNEL[0]
+    if board is not None:
+        board_bytes[:] = board
+    else:
+        assert position is not None
+        _PACK_INTO(
+            board_bytes,
+            0,
+            *position.points,
+            *position.bar,
+            *position.unentered,
+            *position.off,
+            0,
+            0,
+        )
     entry = _PARAMS.get(id(rules))  # _params(rules), inline
     params = entry[1] if entry is not None and entry[0] is rules else _params(rules)
-    n, used = _GENERATE_ROWS(board, dice_array, params, *work)
+    n, used = generate_rows(array, dice_array, params, *work)
     if n < 0:
         raise RuntimeError("fast move generation overflowed its result table")
     if used == 0:
-        return [Play((), position, ordered)]
-    return _Plays(_Batch(rows[: n * fast.ROW].tobytes(), n, _unused(ordered, used)))
+        return [_pass(position, board, ordered)]
+    unused = _UNUSED.get((ordered, used))  # _unused(ordered, used), inline
+    if unused is None:
+        unused = _unused(ordered, used)
+    return _Plays(rows[: n * ROW].tobytes(), n, unused)
+
+
+def board_plays(
+    board: bytes,
+    dice: tuple[int, ...],
+    rules: BackgammonRules,
+    may_enter: bool,
+    may_reenter: bool,
+) -> Sequence[Play]:
+    """:func:`legal_plays` from the kernel's board of a state (positional: the hot path)."""
+    if not _KERNEL or not rules.must_use_max_dice:
+        return legal_plays(
+            None, dice, rules, may_enter=may_enter, may_reenter=may_reenter, board=board
+        )
+    hand = _HANDS.get(dice)
+    if hand is None:
+        hand = _hand(dice)
+    ordered, dice_array = hand
+    if not may_enter or (board[_BAR_SLOT] and not may_reenter):
+        return [_pass(None, board, ordered)]
+    try:
+        board_bytes, array, work, rows = _LOCAL.work
+    except AttributeError:
+        board_bytes, array, work, rows = _LOCAL.work = _work_space()
+    board_bytes[:] = board
+    entry = _PARAMS.get(id(rules))  # _params(rules), inline
+    params = entry[1] if entry is not None and entry[0] is rules else _params(rules)
+    n, used = _KERNEL[0](array, dice_array, params, *work)
+    if n < 0:
+        raise RuntimeError("fast move generation overflowed its result table")
+    if used == 0:
+        return [_pass(None, board, ordered)]
+    unused = _UNUSED.get((ordered, used))  # _unused(ordered, used), inline
+    if unused is None:
+        unused = _unused(ordered, used)
+    return _Plays(rows[: n * ROW].tobytes(), n, unused)
 
 
 def flipped_result(play: Play) -> Position:
@@ -78,17 +174,73 @@ def flipped_result(play: Play) -> Position:
     if not isinstance(play, _FastPlay):
         return play.result.flip()
     data = play[0].data
-    start = play[1] * fast.ROW
+    start = play[1] * ROW
     points = _POINTS(data[start : start + 24][::-1].translate(_NEGATED))
     v = _COUNTS(data, start + 24)  # bar, unentered, off: (mover, opponent) each
     return make_position(points, _PAIRS[v[1]][v[0]], _PAIRS[v[3]][v[2]], _PAIRS[v[5]][v[4]])
+
+
+def result_board(play: Play) -> bytes | None:
+    """The kernel's board (32 bytes) after ``play``, from the mover's side; ``None`` for a
+    play the kernel did not make."""
+    if not isinstance(play, _FastPlay):
+        return None
+    start = play[1] * ROW
+    data: bytes = play[0].data
+    return data[start : start + SLOTS]
+
+
+def flipped_board(play: Play) -> bytes | None:
+    """:func:`result_board` from the other side (the opponent on roll next)."""
+    if not isinstance(play, _FastPlay):
+        return None
+    data: bytes = play[0].data
+    start = play[1] * ROW + ROW_FLIPPED
+    return data[start : start + SLOTS]
+
+
+def play_facts(play: Play) -> tuple[bool, tuple[int, ...], bytes | None]:
+    """``(play_ends_game(play), play.unused, flipped_board(play))`` in one call."""
+    if not isinstance(play, _FastPlay):
+        return play.result.off[0] == CHECKERS, play.unused, None
+    batch = play[0]
+    data: bytes = batch.data
+    start = play[1] * ROW
+    unused = batch.unused[0] if data[start + ROW_HIGH] else batch.unused[1]
+    flipped = start + ROW_FLIPPED
+    return data[start + _OFF_SLOT] == CHECKERS, unused, data[flipped : flipped + SLOTS]
+
+
+def board_of(position: Position) -> bytes:
+    """The kernel's board of ``position`` as 32 bytes."""
+    data = bytearray(SLOTS)
+    _PACK_INTO(data, 0, *position.points, *position.bar, *position.unentered, *position.off, 0, 0)
+    return bytes(data)
+
+
+def position_of_board(board: bytes) -> Position:
+    """The :class:`Position` of a kernel board (32 bytes)."""
+    v = _BOARD_ROW(board, 0)
+    return make_position(v[:24], _PAIRS[v[24]][v[25]], _PAIRS[v[26]][v[27]], _PAIRS[v[28]][v[29]])
+
+
+def _pass(position: Position | None, board: bytes | None, dice: tuple[int, ...]) -> Play:
+    if position is None:
+        position = position_of_board(_required(board))
+    return Play((), position, dice)
+
+
+def _required(value: Any) -> Any:
+    if value is None:
+        raise ArgumentError("bg.new_state.needs_position")
+    return value
 
 
 def play_ends_game(play: Play) -> bool:
     """Whether ``play`` bears off the mover's last checker."""
     if not isinstance(play, _FastPlay):
         return play.result.off[0] == CHECKERS
-    off: int = play[0].data[play[1] * fast.ROW + _OFF_SLOT]
+    off: int = play[0].data[play[1] * ROW + _OFF_SLOT]
     return off == CHECKERS
 
 
@@ -98,47 +250,80 @@ def is_fast(rules: BackgammonRules) -> bool:
 
 
 def to_board(position: Position) -> np.ndarray[Any, np.dtype[np.int8]]:
-    """The fast core's board (see :mod:`~aceydeucey.backgammon.fast`) of a position."""
-    data = bytearray(fast.SLOTS)
+    """The kernel's board (see :mod:`~aceydeucey.backgammon.kernel`) of a position."""
+    import numpy as np
+
+    data = bytearray(SLOTS)
     _PACK_INTO(data, 0, *position.points, *position.bar, *position.unentered, *position.off, 0, 0)
     return np.frombuffer(data, dtype=np.int8)
 
 
 def fast_params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
-    """The fast core's move-generation parameters for ``rules``."""
-    hold = {
-        "nothing": fast.HOLD_NONE,
-        "passing_opp_12pt": fast.HOLD_PAST_MIDPOINT,
-        "moving_any_entered": fast.HOLD_ALL,
-    }[rules.must_enter_all_before]
-    return fast.move_params(
-        bearoff_exact=rules.bearoff_rule == "exact_only",
-        hold_back=hold,
-        frozen_home=rules.home_board_frozen,
-        bearoff_needs_entered=rules.bearoff_requires_all_entered,
-        higher_die=rules.must_play_higher_die,
-        hit_needs_home=rules.hit_gate == "after_home_board",
-    )
+    """The kernel's move-generation parameters for ``rules``."""
+    from aceydeucey.backgammon.kernel import move_params_of
+
+    return move_params_of(rules)
+
+
+def kernel_ready() -> bool:
+    """Whether the kernel is loaded (compiled, or read from Numba's cache)."""
+    return bool(_KERNEL)
+
+
+def warm_up() -> bool:
+    """Load the kernel and run it once (compiling it if no cache holds it yet).
+
+    ``False`` when Numba cannot be imported: :func:`legal_plays` then runs the reference.
+    """
+    if _KERNEL:
+        return True
+    with _LOADING:
+        if _KERNEL:
+            return True
+        if _NO_KERNEL:
+            return False
+        try:
+            from aceydeucey.backgammon import kernel
+        except ImportError:
+            _NO_KERNEL.append(True)
+            return False
+
+        layout = (kernel.SLOTS, kernel.ROW, kernel.ROW_FLIPPED, kernel.ROW_PATH, kernel.ROW_HIGH)
+        assert layout == (SLOTS, ROW, ROW_FLIPPED, ROW_PATH, ROW_HIGH)
+        import numpy as np
+
+        board = to_board(Position((0,) * 23 + (15,), (0, 0), (0, 0), (0, 0)))
+        work = kernel.Generator().work_space
+        kernel.generate_rows(board, np.array([2, 1], dtype=np.int64), _params_any(), *work)
+        _KERNEL.append(kernel.generate_rows)
+    return True
+
+
+def warm_up_in_background() -> threading.Thread | None:
+    """Start :func:`warm_up` in a daemon thread, once (``None`` when already started).
+
+    Until it is done, :func:`legal_plays` runs the reference, which gives the same
+    plays in the same order; then it switches to the kernel.
+    """
+    with _LOADING:
+        if _KERNEL or _STARTED:
+            return None
+        _STARTED.append(True)
+    thread = threading.Thread(target=warm_up, name="backgammon-kernel", daemon=True)
+    thread.start()
+    return thread
+
+
+def _params_any() -> np.ndarray[Any, np.dtype[np.int64]]:
+    from aceydeucey.backgammon.kernel import move_params
+
+    return move_params()
 
 
 # -- lazy plays -------------------------------------------------------------------
 
 
-class _Batch:
-    """The kernel's output for one roll (``n`` packed rows), shared by its plays."""
-
-    __slots__ = ("data", "n", "unused")
-
-    def __init__(
-        self, data: bytes, n: int, unused: tuple[tuple[int, ...], tuple[int, ...]]
-    ) -> None:
-        self.data = data
-        self.n = n
-        #: dice left unplayed: (if the higher die was used, otherwise)
-        self.unused = unused
-
-
-class _FastPlay(tuple[_Batch, int], Play):
+class _FastPlay(tuple["_Plays", int], Play):
     """A :class:`Play` whose moves and result are built from the batch on first use.
 
     It is the pair ``(batch, row)`` underneath, so that a roll's plays are made
@@ -153,7 +338,7 @@ class _FastPlay(tuple[_Batch, int], Play):
     def result(self) -> Position:
         cached: Position | None = self.__dict__.get("_result")
         if cached is None:
-            v = _BOARD_ROW(self[0].data, self[1] * fast.ROW)
+            v = _BOARD_ROW(self[0].data, self[1] * ROW)
             cached = make_position(v[:24], v[24:26], v[26:28], v[28:30])
             self.__dict__["_result"] = cached
         return cached
@@ -162,7 +347,7 @@ class _FastPlay(tuple[_Batch, int], Play):
     def moves(self) -> tuple[Move, ...]:
         cached: tuple[Move, ...] | None = self.__dict__.get("_moves")
         if cached is None:
-            path = _PATH_ROW(self[0].data, self[1] * fast.ROW + fast.ROW_PATH)
+            path = _PATH_ROW(self[0].data, self[1] * ROW + ROW_PATH)
             cached = tuple(
                 _MOVES[path[k]][path[k + 1]][path[k + 2]] for k in range(0, 12, 3) if path[k]
             )
@@ -171,7 +356,7 @@ class _FastPlay(tuple[_Batch, int], Play):
 
     def __str__(self) -> str:
         data = self[0].data
-        start = self[1] * fast.ROW + fast.ROW_PATH
+        start = self[1] * ROW + ROW_PATH
         path = _PATH_ROW(data, start)
         if not path[6]:  # one or two moves: written directly
             return _short_text(path)
@@ -187,7 +372,7 @@ class _FastPlay(tuple[_Batch, int], Play):
     @property
     def unused(self) -> tuple[int, ...]:
         batch = self[0]
-        high = batch.data[self[1] * fast.ROW + fast.ROW_HIGH]
+        high = batch.data[self[1] * ROW + ROW_HIGH]
         return batch.unused[0] if high else batch.unused[1]
 
     def __eq__(self, other: object) -> bool:
@@ -213,20 +398,71 @@ class _FastPlay(tuple[_Batch, int], Play):
         return f"Play(moves={self.moves!r}, result={self.result!r}, unused={self.unused!r})"
 
 
-class _Plays(list[Play]):
-    """The plays of one batch; ``play in plays`` is immediate for the batch's own plays."""
+class _Plays(Sequence[Play]):
+    """The plays of one roll: the kernel's output (``n`` packed rows), made lazily.
 
-    __slots__ = ("_batch",)
+    Indexing makes only the play asked for (a :class:`_FastPlay`: this object and a row
+    number).  A read-only sequence (``len``, indexing and slices, iteration, ``in``,
+    ``index``, equal to any sequence of the same plays); ``play in plays`` is immediate
+    for its own plays.  Iterating (or slicing) makes every play once and keeps them.
+    """
 
-    def __init__(self, batch: _Batch) -> None:
-        n = batch.n
-        list.__init__(self, map(_FastPlay, zip(repeat(batch, n), range(n), strict=True)))
-        self._batch = batch
+    __slots__ = ("_items", "data", "n", "unused")
+
+    def __init__(
+        self, data: bytes, n: int, unused: tuple[tuple[int, ...], tuple[int, ...]]
+    ) -> None:
+        self.data = data
+        self.n = n
+        #: dice left unplayed: (if the higher die was used, otherwise)
+        self.unused = unused
+        self._items: list[Play] | None = None
+
+    def __len__(self) -> int:
+        return self.n
+
+    @overload
+    def __getitem__(self, index: int) -> Play: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Play]: ...
+
+    def __getitem__(self, index: int | slice) -> Play | list[Play]:
+        items = self._items
+        if items is None:
+            if type(index) is int:
+                n = self.n
+                if -n <= index < n:
+                    play: Play = _FastPlay((self, index % n))
+                    return play
+                raise IndexError("play index out of range")
+            items = self._all()
+        return items[index]
+
+    def _all(self) -> list[Play]:
+        items = self._items
+        if items is None:
+            n = self.n
+            items = self._items = list(map(_FastPlay, zip(repeat(self, n), range(n), strict=True)))
+        return items
+
+    def __iter__(self) -> Iterator[Play]:
+        return iter(self._all())
 
     def __contains__(self, item: object) -> bool:
-        if isinstance(item, _FastPlay) and item[0] is self._batch:
+        if isinstance(item, _FastPlay) and item[0] is self:
             return True
-        return list.__contains__(self, item)
+        return item in self._all()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _Plays | list | tuple):
+            return self._all() == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self._all())
 
 
 # -- caches and helpers -------------------------------------------------------------
@@ -237,16 +473,29 @@ _LOCAL = threading.local()
 _NEGATED = bytes(-i & 0xFF for i in range(256))
 _POINTS = struct.Struct("24b").unpack
 _COUNTS = struct.Struct("6b").unpack_from
-_GENERATE_ROWS = fast.generate_rows
+#: the kernel's ``generate_rows`` once loaded (see :func:`warm_up`); empty before
+_KERNEL: list[Any] = []
+_LOADING = threading.Lock()
+#: holds ``True`` once the kernel was found unloadable (no Numba): the reference serves
+_NO_KERNEL: list[bool] = []
+#: holds ``True`` once a background warm-up has been started
+_STARTED: list[bool] = []
 #: every pair of checker counts, shared: _PAIRS[a][b] == (a, b)
 _PAIRS = [[(a, b) for b in range(CHECKERS + 1)] for a in range(CHECKERS + 1)]
-#: byte of the mover's borne-off count in a kernel row
+#: byte of the mover's borne-off count in a kernel row, and of its checkers on the bar
 _OFF_SLOT = 28
-_PACK_INTO = struct.Struct(f"{fast.SLOTS}b").pack_into
+_BAR_SLOT = 24
+
+
+_PACK_INTO = struct.Struct(f"{SLOTS}b").pack_into
 _BOARD_ROW = struct.Struct("30b").unpack_from
 _PATH_ROW = struct.Struct("12b").unpack_from
 _PARAMS: dict[int, tuple[BackgammonRules, np.ndarray[Any, np.dtype[np.int64]]]] = {}
 _HANDS: dict[tuple[int, ...], tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]] = {}
+#: :func:`_unused` of each (dice, used), made once
+_UNUSED: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+#: hands of dice already checked, each with its dice ordered high to low
+_CHECKED: dict[tuple[int, ...], tuple[int, ...]] = {}
 #: every Move value, shared (they are immutable): _MOVES[src][dst][hit]
 _MOVES = [[[Move(src, dst, False), Move(src, dst, True)] for dst in range(25)] for src in range(27)]
 #: the written name of each move location (``in``, ``bar``, ``off``, or the point)
@@ -275,14 +524,13 @@ def _work_space() -> tuple[
     bytearray, np.ndarray[Any, np.dtype[np.int8]], tuple[np.ndarray[Any, Any], ...], memoryview
 ]:
     """This thread's board buffer (bytes and array), kernel work space and rows (as bytes)."""
-    data = bytearray(fast.SLOTS)
-    work = fast.Generator().work_space
+    import numpy as np
+
+    from aceydeucey.backgammon.kernel import Generator
+
+    data = bytearray(SLOTS)
+    work = Generator().work_space
     return data, np.frombuffer(data, dtype=np.int8), work, work[-1].data.cast("B")
-
-
-def _tools() -> tuple[fast.Generator, bytearray, np.ndarray[Any, np.dtype[np.int8]]]:
-    data = bytearray(fast.SLOTS)
-    return fast.Generator(), data, np.frombuffer(data, dtype=np.int8)
 
 
 def _params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
@@ -295,14 +543,28 @@ def _params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
     return entry[1]
 
 
-def _hand(dice: Sequence[int]) -> tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]:
+def _check_hand(dice: Sequence[int]) -> tuple[int, ...]:
+    """``dice`` ordered high to low; ArgumentError unless they are a hand of dice."""
     key = tuple(dice)
+    ordered = _CHECKED.get(key)
+    if ordered is not None:
+        return ordered
     for die in key:
-        if not isinstance(die, int | np.integer) or isinstance(die, bool) or not 1 <= die <= 6:
-            raise ValueError(f"dice are numbers 1 to 6, not {die!r}")
+        if isinstance(die, bool) or not hasattr(die, "__index__") or not 1 <= die <= 6:
+            raise ArgumentError("bg.dice.bad_die", die=repr(die))
     ordered = tuple(sorted((int(die) for die in key), reverse=True))
     if len(set(ordered)) > 2 or (len(set(ordered)) == 2 and len(ordered) != 2):
-        raise ValueError(f"{key!r} is not a hand of dice: two different dice or one repeated")
+        raise ArgumentError("bg.dice.bad_hand", dice=repr(key))
+    if len(_CHECKED) < 4096:
+        _CHECKED[key] = ordered
+    return ordered
+
+
+def _hand(dice: Sequence[int]) -> tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]:
+    import numpy as np
+
+    key = tuple(dice)
+    ordered = _check_hand(key)
     hand = (ordered, np.array(ordered, dtype=np.int64))
     if len(_HANDS) < 4096:
         _HANDS[key] = hand
@@ -311,6 +573,14 @@ def _hand(dice: Sequence[int]) -> tuple[tuple[int, ...], np.ndarray[Any, np.dtyp
 
 def _unused(dice: tuple[int, ...], used: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Dice left unplayed by a play using ``used`` dice: (if it used the higher, otherwise)."""
+    key = (dice, used)
+    known = _UNUSED.get(key)
+    if known is None:
+        known = _UNUSED[key] = _unused_of(dice, used)
+    return known
+
+
+def _unused_of(dice: tuple[int, ...], used: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     if used >= len(dice):
         return (), ()
     if len(dice) == 2 and dice[0] != dice[1]:

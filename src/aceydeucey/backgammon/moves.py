@@ -35,7 +35,7 @@ from collections.abc import Iterator, Sequence
 from aceydeucey.backgammon.board import BAR, OFF, STOCK, Position
 from aceydeucey.backgammon.notation import Move, Play, format_moves
 from aceydeucey.backgammon.rules import BackgammonRules
-from aceydeucey.core.errors import IllegalActionError
+from aceydeucey.core.errors import AmbiguousActionError, IllegalActionError
 
 __all__ = ["apply_move", "explain_steps", "legal_plays", "match_play", "single_moves"]
 
@@ -63,8 +63,15 @@ def legal_plays(
     found: dict[Position, tuple[tuple[Move, ...], tuple[int, ...]]] = {}
     seen: set[tuple[Position, tuple[int, ...], int]] = set()
     # Doubles: the four moves commute, so only orders that never raise the source's rank
-    # are tried (bar, then stock, then points downwards); hit_gate breaks commutation.
-    ordered = len(set(dice)) == 1 and rules.hit_gate == "none"
+    # are tried (bar, then stock, then points downwards).  Two rules break commutation:
+    # the hit gate, and bearing off while checkers are still to enter
+    # (bearoff_requires_all_entered=False: bearing off first, then entering, is legal,
+    # but once a checker has entered it is outside the home board).
+    ordered = (
+        len(set(dice)) == 1
+        and rules.hit_gate == "none"
+        and not (position.unentered[0] and not rules.bearoff_requires_all_entered)
+    )
 
     def better(used: tuple[int, ...], old: tuple[int, ...]) -> bool:
         return len(used) > len(old) or (len(used) == len(old) and used > old)
@@ -174,60 +181,89 @@ def match_play(position: Position, steps: Sequence[Move], plays: Sequence[Play])
     hitting = [p for p in candidates if sum(1 for m in p.moves if m.hit) == wanted_hits]
     if len(hitting) == 1:
         return hitting[0]
-    shown = " or ".join(str(p) for p in candidates)
-    raise IllegalActionError(
-        f"{format_moves(tuple(steps))} is ambiguous: write the points it passes, e.g. {shown}"
+    raise AmbiguousActionError(
+        "bg.play.ambiguous",
+        play=format_moves(tuple(steps)),
+        options=[str(p) for p in candidates],
     )
 
 
 def explain_steps(
-    position: Position, dice: Sequence[int], steps: Sequence[Move], plays: Sequence[Play]
-) -> str:
-    """Why the written ``steps`` are not one of ``plays`` (a precise, human message)."""
-    dice_text = "-".join(str(d) for d in sorted(dice, reverse=True)) or "none"
+    position: Position,
+    dice: Sequence[int],
+    steps: Sequence[Move],
+    plays: Sequence[Play],
+    rules: BackgammonRules | None = None,
+) -> IllegalActionError:
+    """Why the written ``steps`` are not one of ``plays``: a precise error, with a code.
+
+    ``rules`` (the game's) lets the bear-off reasons follow ``bearoff_requires_all_entered``
+    and name the holding rules; without them the defaults are assumed.
+    """
+    dice_text = "-".join(str(d) for d in sorted(dice, reverse=True)) or "-"
     if len(plays) == 1 and plays[0].is_pass:
-        return f"no move is possible with {dice_text}: the only legal play is 'pass'"
+        return IllegalActionError("bg.play.no_move", dice=dice_text)
     if not steps:
-        return f"you cannot pass: a legal play exists (e.g. {plays[0]})"
+        return IllegalActionError("bg.play.must_move", example=str(plays[0]))
+    needs_entered = rules is None or rules.bearoff_requires_all_entered
     pos = position
     left = list(dice)  # dice not yet used by the steps checked so far
     for step in steps:
         label = str(Move(step.src, step.dst))
         if step.src == BAR:
             if not pos.bar[0]:
-                return f"{label}: you have no checker on the bar"
+                return IllegalActionError("bg.step.no_bar", step=label)
         elif pos.bar[0]:
-            return f"{label}: enter from the bar first"
+            return IllegalActionError("bg.step.bar_first", step=label)
         elif step.src == STOCK:
             if not pos.unentered[0]:
-                return f"{label}: you have no checker left to enter"
+                return IllegalActionError("bg.step.none_to_enter", step=label)
         elif pos.points[step.src - 1] <= 0:
-            return f"{label}: no checker on point {step.src}"
+            return IllegalActionError("bg.step.no_checker", step=label, point=step.src)
         if step.dst != OFF and dice:
             distance = (25 if step.src in (BAR, STOCK) else step.src) - step.dst
             used = _covering(left, distance)
             if used is None:
                 if len(left) == len(dice):
-                    return f"{label}: that is {distance} pips, but the dice are {dice_text}"
-                rest = "-".join(str(d) for d in sorted(left, reverse=True)) or "none"
-                return f"{label}: that is {distance} pips, but the dice left are {rest}"
+                    return IllegalActionError(
+                        "bg.step.distance", step=label, pips=distance, dice=dice_text
+                    )
+                rest = "-".join(str(d) for d in sorted(left, reverse=True)) or "-"
+                return IllegalActionError(
+                    "bg.step.distance_left", step=label, pips=distance, dice=rest
+                )
             for die in used:
                 left.remove(die)
         if step.dst != OFF and pos.points[step.dst - 1] <= -2:
-            return f"{label}: point {step.dst} is closed"
-        if step.dst == OFF and not pos.all_home():
-            return f"{label}: you cannot bear off until all your checkers are in your home board"
+            return IllegalActionError("bg.step.closed", step=label, point=step.dst)
+        if step.dst == OFF:
+            board_home = not pos.bar[0] and all(n <= 0 for n in pos.points[6:])
+            if not board_home:
+                code = "bg.step.not_home" if needs_entered else "bg.step.not_home_entered"
+                return IllegalActionError(code, step=label)
+            if pos.unentered[0] and needs_entered:
+                return IllegalActionError("bg.step.not_all_entered", step=label)
+        if rules is not None and step.src in range(1, 25):
+            hold = rules.must_enter_all_before
+            if pos.unentered[0] and hold == "moving_any_entered":
+                return IllegalActionError("bg.step.hold_all", step=label)
+            if pos.unentered[0] and hold == "passing_opp_12pt" and OFF < step.dst < 13:
+                return IllegalActionError("bg.step.hold_back", step=label)
+            if rules.home_board_frozen and step.src <= 6 and step.dst != OFF:
+                return IllegalActionError("bg.step.frozen", step=label)
         pos = apply_move(pos, step)
     most = max(len(p.moves) for p in plays)
     if len(steps) < most and len(dice) >= 2:
         if len(set(dice)) == 1:
-            return f"you must play {most} of your {dice[0]}s"
-        return "you must play both dice"
+            return IllegalActionError("bg.play.must_play_count", count=most, die=dice[0])
+        return IllegalActionError("bg.play.both_dice")
     if most == 1 and len(set(dice)) == 2 and len(steps) == 1:
-        return f"you must play the higher die ({max(dice)})"
-    return (
-        f"{format_moves(tuple(steps))} is not a legal play of {dice_text}; "
-        f"legal plays include {', '.join(str(p) for p in list(plays)[:6])}"
+        return IllegalActionError("bg.play.higher_die", die=max(dice))
+    return IllegalActionError(
+        "bg.play.not_legal",
+        play=format_moves(tuple(steps)),
+        dice=dice_text,
+        examples=[str(p) for p in list(plays)[:6]],
     )
 
 

@@ -146,15 +146,15 @@ def _parse_point(text: str, *, first: bool, token: str) -> int:
     if word in _NAMES:
         value = _NAMES[word]
         if first and value == OFF:
-            raise ActionSyntaxError(f"{token}: a move cannot start from 'off'")
+            raise ActionSyntaxError("bg.syntax.off_start", token=token)
         if not first and value in (BAR, STOCK):
-            raise ActionSyntaxError(f"{token}: a move cannot end on {word!r}")
+            raise ActionSyntaxError("bg.syntax.bad_end", token=token, word=word)
         return value
     if not word.isdigit():
-        raise ActionSyntaxError(f"{token}: {text!r} is not a point (1-24, bar, in or off)")
+        raise ActionSyntaxError("bg.syntax.not_point", token=token, text=text)
     value = int(word)
     if not 1 <= value <= 24:
-        raise ActionSyntaxError(f"{token}: point {value} is not on the board (1-24)")
+        raise ActionSyntaxError("bg.syntax.off_board", token=token, point=value)
     return value
 
 
@@ -165,37 +165,37 @@ def parse_moves(text: str) -> tuple[Move, ...]:
     """
     words = text.replace(",", " ").split()
     if not words:
-        raise ActionSyntaxError("empty move: write moves like '24/18 13/11', or 'pass'")
+        raise ActionSyntaxError("bg.syntax.empty")
     if len(words) == 1 and words[0].lower() == PASS_TEXT:
         return ()
     moves: list[Move] = []
     for token in words:
         match = _TOKEN.match(token)
         if match is None:
-            raise ActionSyntaxError(f"{token!r} is not a move like '13/7' or '8/5(2)'")
+            raise ActionSyntaxError("bg.syntax.not_move", token=token)
         parts = match.group("chain").split("/")
         if len(parts) < 2 or any(not p for p in parts):
-            raise ActionSyntaxError(
-                f"{token!r} is not a move: write from/to, like '13/7', 'bar/22', 'in/22', '6/off'"
-            )
+            raise ActionSyntaxError("bg.syntax.from_to", token=token)
         count = int(match.group("count") or 1)
         if count < 1 or count > 4:
-            raise ActionSyntaxError(f"{token!r}: a repeat count must be 1 to 4")
+            raise ActionSyntaxError("bg.syntax.repeat", token=token)
         steps: list[Move] = []
         prev: int | None = None
         for k, raw in enumerate(parts):
             hit = raw.endswith("*")
             name = raw.rstrip("*")
             if k == 0 and hit:
-                raise ActionSyntaxError(f"{token}: a hit '*' follows the point landed on")
+                raise ActionSyntaxError("bg.syntax.hit_first", token=token)
             point = _parse_point(name, first=k == 0, token=token)
             if prev is not None:
                 if prev == OFF:
-                    raise ActionSyntaxError(f"{token}: nothing can follow 'off'")
+                    raise ActionSyntaxError("bg.syntax.after_off", token=token)
                 if point != OFF and point >= min(prev, 25):
                     raise ActionSyntaxError(
-                        f"{token}: checkers move from high points to low "
-                        f"({point_text(prev)} to {point_text(point)} goes backwards)"
+                        "bg.syntax.backwards",
+                        token=token,
+                        start=point_text(prev),
+                        end=point_text(point),
                     )
                 steps.append(Move(prev, point, hit))
             prev = point
@@ -263,7 +263,7 @@ _DOUBLE = re.compile(r"^double\s+(\S+)$")
 def parse_action_text(text: str) -> Roll | Opening | DoubleChoice | Steps:
     """Any backgammon action from its text (syntax only); ActionSyntaxError if malformed."""
     if not isinstance(text, str):
-        raise ActionSyntaxError(f"an action must be text, not {type(text).__name__}")
+        raise ActionSyntaxError("bg.syntax.not_text", type=type(text).__name__)
     word = " ".join(text.strip().lower().split())
     if match := _ROLL.match(word):
         a, b = int(match.group(1)), int(match.group(2))
@@ -271,15 +271,15 @@ def parse_action_text(text: str) -> Roll | Opening | DoubleChoice | Steps:
     if match := _OPENING.match(word):
         a, b = int(match.group(1)), int(match.group(2))
         if a == b:
-            raise ActionSyntaxError(f"{text!r}: the opening roll-off cannot be a tie")
+            raise ActionSyntaxError("bg.syntax.opening_tie", text=text)
         return Opening(a, b)
     if match := _DOUBLE.match(word):
         value = match.group(1)
         if value not in ("1", "2", "3", "4", "5", "6"):
-            raise ActionSyntaxError(f"{text!r}: name a double from 1 to 6, like 'double 6'")
+            raise ActionSyntaxError("bg.syntax.double_value", text=text)
         return DoubleChoice(int(value))
     if word.startswith("opening"):
-        raise ActionSyntaxError(f"{text!r}: write the roll-off like 'opening 5-3'")
+        raise ActionSyntaxError("bg.syntax.opening_form", text=text)
     if re.match(r"^\d+\s*-\s*\d+$", word):
-        raise ActionSyntaxError(f"{text!r}: dice are 1 to 6, written like '3-1'")
+        raise ActionSyntaxError("bg.syntax.dice", text=text)
     return Steps(parse_moves(text))

@@ -232,8 +232,10 @@ class BackgammonRules(RulesBase):
             for name, default in (("entry_gate", "none"), ("must_enter_all_before", "nothing")):
                 if getattr(self, name) != default:
                     raise RulesError(
-                        f"option {name}={getattr(self, name)!r} contradicts start={self.start!r}: "
-                        "it needs checkers that start off the board (start='off_board')"
+                        "bg.rules.needs_off_board",
+                        option=name,
+                        value=getattr(self, name),
+                        start=self.start,
                     )
         if not self.acey_deucey:
             acey_defaults: tuple[tuple[str, object], ...] = (
@@ -245,12 +247,7 @@ class BackgammonRules(RulesBase):
             for acey_name, acey_default in acey_defaults:
                 if getattr(self, acey_name) != acey_default:
                     raise RulesError(
-                        f"option {acey_name}={getattr(self, acey_name)!r} contradicts "
-                        "acey_deucey=False: "
-                        "it only applies to the 1-2 bonus"
+                        "bg.rules.needs_acey", option=acey_name, value=getattr(self, acey_name)
                     )
         if self.unplayable_remainder == "to_opponent" and not self.must_use_max_dice:
-            raise RulesError(
-                "option unplayable_remainder='to_opponent' contradicts must_use_max_dice=False: "
-                "with free choice of dice no remainder is unplayable"
-            )
+            raise RulesError("bg.rules.remainder_free_choice")

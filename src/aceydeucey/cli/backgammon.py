@@ -4,13 +4,20 @@
 terminal (``--hot-seat``) or two bots (``--watch``) at a core ``Table``; the
 board is drawn from the seat's observation and plays are typed in the
 engine's notation (``24/18 13/11``, ``bar/22``, ``in/22``, ``6/off``,
-``pass``, ``double 6``).  At the prompt ``?`` or ``list`` shows the legal
-plays, ``quit`` (or end of input) stops; the record is saved either way.
+``pass``) or by their number in the list; after a 1-2 a bare number names the
+double (``6`` is ``double 6``).  At the prompt ``?`` or ``list`` shows the
+legal plays one per line, numbered; ``q``/``quit`` (any case, or end of
+input, or Ctrl-C) stops; the record is saved either way and ``--resume
+RECORD`` continues it.  ``--speed fast|normal`` sets the pause after a bot's
+play.  Players are named "You", "Player 1"/"Player 2" (hot seat) and "Bot 1
+(greedy)"; engine errors are shown in the player's language.
 """
 
 from __future__ import annotations
 
 import textwrap
+import time
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -95,6 +102,20 @@ def _print_options(rules: Any) -> None:
 # -- play -------------------------------------------------------------------------------------
 
 
+class Speed(StrEnum):
+    fast = "fast"
+    normal = "normal"
+
+
+#: seconds of pause after a bot's play at ``--speed normal`` (none at ``fast``)
+PAUSE = 0.35
+
+#: what a human types to stop (any case)
+QUIT_WORDS = ("q", "quit", "exit")
+#: what a human types to list the legal plays
+LIST_WORDS = ("?", "list", "help")
+
+
 def play_backgammon(
     variant: VariantOption = None,
     bot: Annotated[str, typer.Option("--bot", help="The opponent: random or greedy.")] = "greedy",
@@ -102,6 +123,9 @@ def play_backgammon(
         bool, typer.Option("--hot-seat", help="Two humans take turns at this terminal.")
     ] = False,
     watch: Annotated[bool, typer.Option("--watch", help="Watch two bots (--bot) play.")] = False,
+    speed: Annotated[
+        Speed, typer.Option("--speed", help="normal pauses after each bot's play; fast does not.")
+    ] = Speed.normal,
     seed: Annotated[
         int | None, typer.Option("--seed", help="Seed the dice (and bots) to replay a game.")
     ] = None,
@@ -112,54 +136,82 @@ def play_backgammon(
             "--record", help="Where to save the record (default records/backgammon-<time>.json)."
         ),
     ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option("--resume", help="Continue the unfinished game saved in this record."),
+    ] = None,
     lang: LangOption = None,
 ) -> None:
     """Play Acey-Deucey or another backgammon variant in the terminal.
 
     At the prompt type a play in the notation (24/18 13/11, 24/18/11, bar/22,
-    in/22, 6/off, pass; double 6 after a 1-2), ? or list for the legal plays,
-    quit to stop (the record is saved either way).
+    in/22, 6/off, pass) or its number from the list; after a 1-2 name the double
+    (6 or double 6).  ? lists the legal plays, numbered; q or quit stops (the
+    record is saved either way, and --resume RECORD continues it).
     """
     from aceydeucey.backgammon.bots import BOTS
     from aceydeucey.core.chance import ChanceSource, Seeded, SystemChance
+    from aceydeucey.core.record import Record, replay
     from aceydeucey.core.table import Agent, Table
 
     language = resolve_lang(lang)
     if hot_seat and watch:
-        fail("--hot-seat and --watch exclude each other: choose one")
+        fail(t_(language, "error_hot_seat_watch"))
     if bot not in BOTS:
-        fail(f"unknown bot {bot!r}; accepted: {', '.join(BOTS)}")
-    game = _load(variant, option, language)
+        fail(t_(language, "error_unknown_bot", bot=bot, accepted=", ".join(BOTS)))
+    resumed: Record | None = None
+    if resume is not None:
+        if variant is not None or option:
+            fail(t_(language, "error_resume_options"))
+        try:
+            resumed = Record.load(resume)
+            if resumed.game != "backgammon":
+                fail(t_(language, "error_resume_other_game", game=resumed.game))
+            if replay(resumed).is_terminal():
+                fail(t_(language, "error_resume_finished", path=str(resume)))
+            game = resumed.make_game()
+        except AceyDeuceyError as exc:
+            fail(exc.render(language))
+    else:
+        game = _load(variant, option, language)
 
     def make_bot(index: int) -> Any:
         return BOTS[bot](seed=None if seed is None else seed * 2 + index)
 
     agents: list[Agent]
+    humans: tuple[int, ...]
     if watch:
+        humans = ()
         agents = [make_bot(0), make_bot(1)]
-        names = [f"bot:{bot}-1", f"bot:{bot}-2"]
-        humans: tuple[int, ...] = ()
     elif hot_seat:
-        names = [t_(language, "player_name", n=1), t_(language, "player_name", n=2)]
-        agents = [HumanAgent(language, names), HumanAgent(language, names)]
         humans = (0, 1)
     else:
-        names = [t_(language, "you"), f"bot:{bot}"]
-        agents = [HumanAgent(language, names), make_bot(1)]
         humans = (0,)
+    names = player_names(humans, bot, language)
+    if not watch:
+        agents = [
+            HumanAgent(language, names) if seat in humans else make_bot(seat) for seat in (0, 1)
+        ]
+    path = record or default_record_path("backgammon")
+    check_record_path(path, language)
 
     chance: ChanceSource = Seeded(seed) if seed is not None else SystemChance()
-    narrator = Narrator(language, names, humans)
+    pause = PAUSE if speed is Speed.normal else 0.0
+    narrator = Narrator(language, names, humans, pause=pause)
     table = Table(game, agents, chance=chance, names=names, listeners=[narrator])
-    path = record or default_record_path("backgammon")
+    if resumed is not None:
+        table.state = replay(resumed)
+        table.record.actions = list(resumed.actions)
+        console.print(t_(language, "resumed", path=str(resume), count=len(resumed.actions)))
     stopped = False
     try:
         table.play()
-    except _Stop:
+    except (_Stop, KeyboardInterrupt):
         stopped = True
         table.record.finish(table.state)
     final = table.state
     if stopped:
+        console.print()
         console.print(t_(language, "stopped"))
     else:
         narrator.show(final, seat=humans[0] if humans else 0)
@@ -167,8 +219,42 @@ def play_backgammon(
     try:
         saved = table.record.save(path)
     except OSError as exc:
-        fail(f"cannot save the record to {path}: {exc.strerror}")
+        fail(t_(language, "error_save", path=str(path), reason=exc.strerror or str(exc)))
     console.print(t_(language, "record_saved", path=str(saved)))
+    if stopped:
+        console.print(t_(language, "resume_hint", path=str(saved)))
+
+
+def player_names(humans: tuple[int, ...], bot: str, lang: str) -> list[str]:
+    """One naming for every game: "You" (or "Player N" when two people play) and
+    "Bot N (strategy)", bots counted from 1 in seat order."""
+    names: list[str] = []
+    bots = 0
+    for seat in (0, 1):
+        if seat in humans:
+            if len(humans) == 1:
+                names.append(t_(lang, "you"))
+            else:
+                names.append(t_(lang, "player_name", n=humans.index(seat) + 1))
+        else:
+            bots += 1
+            names.append(t_(lang, "bot_name", n=bots, bot=bot))
+    return names
+
+
+def check_record_path(path: Path, lang: str) -> None:
+    """Refuse, before play starts, a record path that cannot be written (no traceback)."""
+    existed = path.exists()
+    try:
+        if path.is_dir():
+            raise IsADirectoryError(21, "Is a directory")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        fail(t_(lang, "error_save", path=str(path), reason=exc.strerror or str(exc)))
+    if not existed:
+        path.unlink()
 
 
 class HumanAgent:
@@ -180,7 +266,7 @@ class HumanAgent:
         self._asked_again = False  # after a refusal the board is not drawn again
 
     def act(self, observation: dict[str, Any]) -> str:
-        from aceydeucey.backgammon.render import render
+        from aceydeucey.cli.backgammon_render import render
 
         legal: list[str] = observation["legal_actions"]
         if not self._asked_again:
@@ -189,30 +275,51 @@ class HumanAgent:
         if legal == ["pass"]:
             console.print(t_(self.lang, "no_play"))
             return "pass"
+        naming = observation["phase"] == "double"
+        name = self.names[observation["seat"]]
+        if naming:
+            prompt = t_(self.lang, "prompt_double", name=name)
+        else:
+            prompt = t_(self.lang, "prompt", name=name)
         while True:
             try:
-                prompt = t_(self.lang, "prompt", name=self.names[observation["seat"]])
                 text = console.input(prompt, markup=False)
-            except (EOFError, KeyboardInterrupt):
-                console.print()
+            except EOFError:
                 raise _Stop from None
             text = text.strip()
-            if text in ("?", "list", "help"):
-                from rich.columns import Columns
-                from rich.text import Text
-
-                console.print(t_(self.lang, "legal_list", count=len(legal)), markup=False)
-                console.print(Columns([Text(play) for play in legal], padding=(0, 3)))
+            word = text.lower()
+            if word in LIST_WORDS:
+                self.show_list(legal, naming)
                 continue
-            if text in ("quit", "exit"):
+            if word in QUIT_WORDS:
                 raise _Stop
-            if text:
-                return text
+            if not text:
+                continue
+            if text.isdigit():
+                if naming:  # after a 1-2 a bare number names the double
+                    return f"double {text}"
+                number = int(text)
+                if 1 <= number <= len(legal):
+                    return legal[number - 1]
+                console.print(t_(self.lang, "bad_number", number=number, count=len(legal)))
+                continue
+            return text
+
+    def show_list(self, legal: list[str], naming: bool) -> None:
+        """The legal actions one per line, numbered (after a 1-2: the doubles to name)."""
+        if naming:
+            console.print(t_(self.lang, "double_list"), markup=False)
+            return
+        console.print(t_(self.lang, "legal_list", count=len(legal)), markup=False)
+        width = len(str(len(legal)))
+        for number, play in enumerate(legal, 1):
+            console.print(f"  {number:>{width}}. {play}", markup=False)
+        console.print(t_(self.lang, "legal_list_hint"), markup=False)
 
     def rejected(self, choice: Action | str, error: Exception) -> None:
         from rich.text import Text
 
-        console.print(Text.assemble(("✗ ", "bold red"), str(error)))
+        console.print(Text.assemble(("✗ ", "bold red"), _render_error(error, self.lang)))
         console.print(t_(self.lang, "try_again"))
         self._asked_again = True
 
@@ -220,14 +327,22 @@ class HumanAgent:
 class Narrator:
     """A table listener: says what happened; draws the board after a bot's play in --watch."""
 
-    def __init__(self, lang: str, names: list[str], humans: tuple[int, ...]) -> None:
+    def __init__(
+        self, lang: str, names: list[str], humans: tuple[int, ...], *, pause: float = 0.0
+    ) -> None:
         self.lang = lang
         self.names = names
         self.humans = humans
+        self.pause = pause
 
     def __call__(self, before: State, action: Action, after: State) -> None:
         console.print(self.line(before, action, after), markup=False)
-        if before.current_player() < 0 or self.humans or after.is_terminal():
+        seat = before.current_player()
+        if seat < 0 or seat in self.humans:
+            return
+        if self.pause:
+            time.sleep(self.pause)
+        if self.humans or after.is_terminal():
             return
         if after.observation(0).get("phase") != "double":
             self.show(after, seat=0)
@@ -236,7 +351,7 @@ class Narrator:
         """One sentence saying what ``action`` did."""
         seat = before.current_player()
         event = after.observation(0).get("last_event") or {}
-        if event.get("type") == "opening":
+        if event.get("kind") == "opening":
             die0, die1 = event["dice"]
             return t_(
                 self.lang,
@@ -249,17 +364,17 @@ class Narrator:
             )
         if seat < 0:
             mover = after.current_player()
-            if event.get("type") == "double":
+            if event.get("kind") == "double":
                 return t_(self.lang, "double_rolled", value=event["value"])
             if 0 <= mover < len(self.names):
                 return t_(self.lang, "rolled", name=self.names[mover], dice=str(action))
             return t_(self.lang, "rolled_plain", dice=str(action))
-        if event.get("type") == "double":
+        if event.get("kind") == "double":
             return t_(self.lang, "named_double", name=self.names[seat], value=event["value"])
         return t_(self.lang, "played", name=self.names[seat], play=str(action))
 
     def show(self, state: State, *, seat: int) -> None:
-        from aceydeucey.backgammon.render import render
+        from aceydeucey.cli.backgammon_render import render
 
         console.print(render(state.observation(seat), lang=self.lang, names=self.names))
 
@@ -287,12 +402,23 @@ def _load(variant: str | None, pairs: list[str] | None, lang: str) -> Game:
     try:
         return load_game("backgammon", **options)
     except AceyDeuceyError as exc:
-        fail(str(exc))
+        fail(exc.render(lang))
 
 
 def _result_line(state: State, lang: str, names: list[str]) -> str:
-    returns = state.returns()
-    winner = max(range(len(returns)), key=lambda i: returns[i])
-    points = returns[winner]
-    key = "result_one" if points == 1 else "result"
-    return t_(lang, key, name=names[winner], points=str(points))
+    """Who won, with the points and how they were counted (said once, at the end)."""
+    outcome = state.outcome()
+    assert outcome is not None
+    params = dict(outcome.params)
+    winner = params["winner"]
+    return t_(
+        lang,
+        "result",
+        name=names[winner],
+        count=params["points"],
+        how=t_(lang, f"result_{params['result']}"),
+    )
+
+
+def _render_error(error: Exception, lang: str) -> str:
+    return error.render(lang) if isinstance(error, AceyDeuceyError) else str(error)

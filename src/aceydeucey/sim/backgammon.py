@@ -1,7 +1,7 @@
 """Batch simulation of backgammon-family games on the fast core.
 
 Whole games of random self-play run inside one Numba kernel
-(:func:`aceydeucey.backgammon.fast.play_games`), with no Python per action:
+(:func:`aceydeucey.sim.playouts.play_games`), with no Python per action:
 
 >>> from aceydeucey.sim.backgammon import simulate
 >>> summary = simulate(variant="classic", games=200, seed=1)
@@ -38,11 +38,11 @@ from typing import Any
 
 import numpy as np
 
-from aceydeucey.backgammon import fast
 from aceydeucey.backgammon.board import long_start, off_board_start, standard_start
 from aceydeucey.backgammon.generate import fast_params, to_board
 from aceydeucey.backgammon.rules import BackgammonRules
-from aceydeucey.core.errors import RulesError
+from aceydeucey.core.errors import ArgumentError, RulesError
+from aceydeucey.sim import playouts as kernel
 
 __all__ = ["SimSummary", "check_supported", "playouts", "simulate"]
 
@@ -130,7 +130,7 @@ def simulate(
     """
     rules = BackgammonRules.resolve(variant=variant, **options)
     if not isinstance(games, int) or isinstance(games, bool) or games < 1:
-        raise ValueError(f"games must be a positive whole number, not {games!r}")
+        raise ArgumentError("bg.sim.games", games=repr(games))
     warm_up(rules, parallel=parallel)
     start = time.perf_counter()
     out = playouts(rules, games, seed, max_decisions=max_decisions, parallel=parallel)
@@ -166,14 +166,14 @@ def playouts(
     max_decisions: int = 100_000,
     parallel: bool = False,
 ) -> np.ndarray[Any, np.dtype[np.int64]]:
-    """The raw ``(games, 5)`` array of :func:`aceydeucey.backgammon.fast.play_games`.
+    """The raw ``(games, 5)`` array of :func:`aceydeucey.sim.playouts.play_games`.
 
     Columns: winner seat, points won, decisions, chance events, first seat.
     Game ``g`` depends only on ``(seed, g)``.
     """
     check_supported(rules)
-    return fast.play_games(
-        _start(rules), fast_params(rules), _game_params(rules), games, seed,
+    return kernel.play_games(
+        _start(rules), fast_params(rules), kernel.game_params_of(rules), games, seed,
         max_decisions=max_decisions, parallel=parallel,
     )  # fmt: skip
 
@@ -189,10 +189,7 @@ def check_supported(rules: BackgammonRules) -> None:
     for name, default in unsupported:
         value = getattr(rules, name)
         if value != default:
-            raise RulesError(
-                f"option {name}={value!r} is not supported by the batch simulator "
-                f"(only {name}={default!r}); play such games through the game API"
-            )
+            raise RulesError("bg.sim.unsupported", option=name, value=value, default=default)
 
 
 # -- helpers -------------------------------------------------------------------------
@@ -203,26 +200,3 @@ def _start(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int8]]:
         rules.start
     ]()
     return to_board(position)
-
-
-def _game_params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
-    return fast.game_params(
-        opening=0 if rules.opening == "use_opening_dice" else 1,
-        acey=rules.acey_deucey,
-        doubles_reroll={"none": 0, "if_fully_played": 1, "always": 2}[
-            rules.natural_doubles_extra_roll
-        ],
-        scoring={
-            "per_checker": fast.SCORE_PER_CHECKER,
-            "single": fast.SCORE_SINGLE,
-            "gammons": fast.SCORE_GAMMONS,
-        }[rules.scoring],
-        acey_both=rules.acey_requires_both_played,
-        acey_full=rules.acey_reroll_requires_full_doubles,
-        chain_limit=rules.acey_chain_limit or 0,
-        complement=rules.doubles_plus_complement,
-        named=rules.acey_doubles_choice == "named",
-        entry_gate={"none": 0, "doubles_or_acey": 1, "doubles_only": 2, "six": 3}[rules.entry_gate],
-        bar_gate={"none": 0, "doubles_or_acey": 1}[rules.bar_reentry_gate],
-        to_opponent=rules.unplayable_remainder == "to_opponent",
-    )

@@ -1,4 +1,4 @@
-"""A Rich rendering of a backgammon board, drawn from an observation alone.
+"""The terminal's backgammon board (Rich), drawn from an observation alone.
 
 The board is seen from the viewer's side (the observation's seat): points
 13-24 run left to right along the top, 12-1 along the bottom, the viewer's
@@ -40,7 +40,7 @@ def render(
     observation: dict[str, Any],
     *,
     lang: str = "en",
-    names: Sequence[str] = ("seat 0", "seat 1"),
+    names: Sequence[str] = ("Player 1", "Player 2"),
 ) -> RenderableType:
     """The board and its status panel, from ``observation``'s seat."""
     return Group(board_text(observation, lang=lang), *status_lines(observation, lang, names))
@@ -50,7 +50,7 @@ def render_plain(
     observation: dict[str, Any],
     *,
     lang: str = "en",
-    names: Sequence[str] = ("seat 0", "seat 1"),
+    names: Sequence[str] = ("Player 1", "Player 2"),
     width: int = 80,
 ) -> str:
     """The same rendering as plain text (no colour), ``width`` columns wide."""
@@ -61,7 +61,7 @@ def render_plain(
 
 def board_text(observation: dict[str, Any], *, lang: str = "en") -> Text:
     """The two-row board with point numbers, checkers and the bar."""
-    seat = int(observation.get("seat", 0))
+    seat = int(observation.get("seat") or 0)
     points: list[int] = list(observation["points"])
     if len(points) != 24:
         raise ValueError(f"an observation's 'points' must hold 24 counts, not {len(points)}")
@@ -87,10 +87,10 @@ def board_text(observation: dict[str, Any], *, lang: str = "en") -> Text:
 
 
 def status_lines(
-    observation: dict[str, Any], lang: str = "en", names: Sequence[str] = ("seat 0", "seat 1")
+    observation: dict[str, Any], lang: str = "en", names: Sequence[str] = ("Player 1", "Player 2")
 ) -> list[Text]:
     """The panel under the board: each side's counts, the dice, whose turn it is."""
-    seat = int(observation.get("seat", 0))
+    seat = int(observation.get("seat") or 0)
     pip = _pair(observation.get("pip"))
     bar = _pair(observation.get("bar"))
     unentered = _pair(observation.get("unentered"))
@@ -99,7 +99,7 @@ def status_lines(
     for index, who in enumerate((seat, 1 - seat)):
         line = Text(" ")
         line.append(CHECKER[who], STYLE[who])
-        line.append(f" {_name(names, who):<12.12} ")
+        line.append(f" {_name(names, who):<16.16} ")
         line.append(
             t(
                 _DOMAIN,
@@ -117,13 +117,12 @@ def status_lines(
 
 
 def turn_line(
-    observation: dict[str, Any], lang: str = "en", names: Sequence[str] = ("seat 0", "seat 1")
+    observation: dict[str, Any], lang: str = "en", names: Sequence[str] = ("Player 1", "Player 2")
 ) -> str:
     """One line: who is to act, with the dice, a pending named double or the result."""
-    seat = int(observation.get("seat", 0))
-    winner = observation.get("winner")
-    if winner is not None:
-        return t(_DOMAIN, "board_winner", lang, name=_name(names, int(winner)))
+    seat = int(observation.get("seat") or 0)
+    if observation.get("phase") == "over":
+        return t(_DOMAIN, "board_over", lang)  # the result line, said once, follows
     to_act = observation.get("current_player")
     dice = dice_text(observation.get("dice"))
     if not isinstance(to_act, int) or to_act < 0:
@@ -174,7 +173,7 @@ def _pair(value: Any) -> tuple[int, int]:
 
 
 def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+    return names[seat] if 0 <= seat < len(names) else f"Player {seat + 1}"
 
 
 def _row(
