@@ -12,13 +12,25 @@ from typing import Any
 from aceydeucey.core.errors import UnknownGameError
 from aceydeucey.core.game import Game
 
-__all__ = ["bot_names", "game_class", "game_ids", "load_game", "make_bot", "register_game"]
+__all__ = [
+    "BUILTIN_GAME_IDS",
+    "bot_names",
+    "game_class",
+    "game_ids",
+    "load_game",
+    "make_bot",
+    "register_game",
+]
 
 _GAMES: dict[str, str] = {
     "inbetween": "aceydeucey.inbetween.game:InBetweenGame",
     "backgammon": "aceydeucey.backgammon.game:BackgammonGame",
     "aces-in-the-pot": "aceydeucey.aces_in_the_pot.game:AcesInThePotGame",
 }
+
+
+#: The games this package ships (``register_game`` may add others).
+BUILTIN_GAME_IDS: tuple[str, ...] = tuple(_GAMES)
 
 
 def register_game(game_id: str, path: str) -> None:
