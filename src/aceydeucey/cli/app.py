@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from aceydeucey.cli import aces, backgammon, inbetween
+from aceydeucey.cli import serve as serve_cli
 from aceydeucey.cli.common import LangOption, console, fail
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.core.record import Record, replay
@@ -34,6 +35,7 @@ app.add_typer(analyze_app, name="analyze")
 
 for module in (inbetween, backgammon, aces):
     module.register(app, play_app, rules_app, analyze_app)
+serve_cli.register(app)
 
 
 @app.command("replay")
