@@ -1,0 +1,74 @@
+// The replay viewer: steps back and forth through a record's public observations,
+// which the server computes by replaying the record with the engine.
+import { api, h, t, gameName, showError, gameModule, addMessages, PAGE } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+let data = null;
+let module = null;
+let index = 0;
+
+async function open(record) {
+  showError($("page-error"), "");
+  try {
+    data = await api("POST", "/replay/steps", record);
+  } catch (err) { showError($("page-error"), err.message); return; }
+  module = await gameModule(data.game);
+  if (module.messages) addMessages(module.messages());
+  $("viewer").hidden = false;
+  $("replay-title").textContent = `${t("replay.title")} · ${gameName(data.game)}`;
+  const rules = data.rules || {};
+  $("replay-sub").textContent = [rules.preset || rules.variant, t("replay.actions", { n: data.steps.length - 1 })].filter(Boolean).join(" · ");
+  $("scrub").max = data.steps.length - 1;
+  const fair = data.fairness || {};
+  $("seed").textContent = fair.server_seed || fair.seed || "–";
+  const out = data.outcome;
+  $("replay-result").textContent = out ? [out.message, (out.returns || []).map((r, i) => `${name(i)} ${String(r).startsWith("-") ? r : "+" + r}`).join(" · ")].filter(Boolean).join(". ") : t("replay.unfinished");
+  go(0);
+}
+
+function name(i) {
+  const p = (data.players || [])[i];
+  return (typeof p === "string" ? p : p?.name) || t("table.seat_n", { n: i + 1 });
+}
+
+function go(i) {
+  if (!data) return;
+  index = Math.max(0, Math.min(data.steps.length - 1, i));
+  const step = data.steps[index];
+  const seats = (data.players || []).map((p, k) => ({ name: typeof p === "string" ? p : p?.name || name(k), taken: true }));
+  const view = { obs: step.observation, legal: [], mine: false, me: null, seats, rules: data.rules, tableId: "replay", seq: index,
+    names: () => seats.map((_, k) => name(k)), act: () => {}, refresh: () => go(index), coach: false };
+  module.render($("board"), document.createElement("div"), view);
+  $("step-no").textContent = t("replay.step", { n: index, of: data.steps.length - 1 });
+  $("scrub").value = index;
+  const event = step.observation?.last_event;
+  const said = module.describe && event ? module.describe(event, view) : "";
+  $("step-action").textContent = step.action ? `${step.action}${said ? " — " + said : ""}` : t("replay.start");
+  $("first").disabled = $("prev").disabled = index === 0;
+  $("last").disabled = $("next").disabled = index === data.steps.length - 1;
+  $("seat-list").replaceChildren(...seats.map((_, k) => h("li", { "data-seat": k }, h("span.dot.on"), h("span.who", {}, name(k)), h("span.bal", {}, module.balance ? module.balance(step.observation, k) ?? "" : ""))));
+}
+
+$("first").addEventListener("click", () => go(0));
+$("prev").addEventListener("click", () => go(index - 1));
+$("next").addEventListener("click", () => go(index + 1));
+$("last").addEventListener("click", () => go(data ? data.steps.length - 1 : 0));
+$("scrub").addEventListener("input", (e) => go(Number(e.target.value)));
+document.addEventListener("keydown", (e) => {
+  if (!data || e.target.closest?.("input[type=file]")) return;
+  if (e.key === "ArrowLeft") go(index - 1);
+  else if (e.key === "ArrowRight") go(index + 1);
+});
+$("record-file").addEventListener("change", async (e) => {
+  const file = e.target.files[0];
+  if (!file) return;
+  let record;
+  try { record = JSON.parse(await file.text()); } catch { showError($("page-error"), t("error.record_not_json")); return; }
+  open(record);
+});
+
+if (PAGE.table) {
+  api("GET", `/api/tables/${encodeURIComponent(PAGE.table)}/record`)
+    .then(open)
+    .catch((err) => showError($("page-error"), err.message));
+}
