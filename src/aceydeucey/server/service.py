@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aceydeucey.core.errors import AceyDeuceyError
-from aceydeucey.core.game import Game, State
+from aceydeucey.core.game import ENVELOPE_KEYS, Game, State
 from aceydeucey.core.record import Record
 from aceydeucey.core.registry import bot_names, load_game, make_bot
 from aceydeucey.core.table import seat_agent
@@ -163,11 +163,22 @@ def _fallback_view(state: State, seat: int | None) -> dict[str, Any]:
 
 
 def observe(state: State, seat: int | None) -> dict[str, Any]:
-    """``state.observation(seat)``; a game whose view fails gets the bare envelope."""
+    """``state.observation(seat)`` with every envelope key present.
+
+    A game whose view fails for ``seat`` gets the bare envelope; a view that lacks an
+    envelope key gets it from the contract's public calls (all public information).
+    """
     try:
-        return dict(state.observation(seat))
+        obs = dict(state.observation(seat))
     except Exception:
         return _fallback_view(state, seat)
+    missing = [key for key in ENVELOPE_KEYS if key not in obs]
+    if missing:
+        for key, value in _fallback_view(state, seat).items():
+            if key in missing and key != "legal_actions":
+                obs[key] = value
+        obs.setdefault("legal_actions", [])
+    return obs
 
 
 def hidden_information(game: Game) -> bool:
