@@ -202,13 +202,14 @@ def replay_steps(data: Any, lang: str = "en") -> dict[str, Any]:
     record = Record.from_dict(data)
     game = record.make_game()
     state = game.new_initial_state()
-    steps: list[dict[str, Any]] = [{"action": None, "observation": state.observation(None)}]
+    hidden = _hidden_information(game)
+    steps: list[dict[str, Any]] = [{"action": None, "observation": public_view(state, hidden)}]
     for index, text in enumerate(record.actions[:MAX_STEPS]):
         try:
             state = state.apply(text)
         except AceyDeuceyError as exc:
             raise RecordError(exc.code, index=index, text=text, cause=exc) from None
-        steps.append({"action": text, "observation": state.observation(None)})
+        steps.append({"action": text, "observation": public_view(state, hidden)})
     outcome = state.outcome() if state.is_terminal() else None
     return {
         "game": record.game,
@@ -219,6 +220,40 @@ def replay_steps(data: Any, lang: str = "en") -> dict[str, Any]:
         "terminal": state.is_terminal(),
         "outcome": _outcome_view(outcome, lang),
         "steps": steps,
+    }
+
+
+def _hidden_information(game: Any) -> bool:
+    """Whether the game hides anything from anyone (unknown counts as yes)."""
+    try:
+        return bool(game.info.hidden_information)
+    except Exception:
+        return True
+
+
+def public_view(state: Any, hidden: bool) -> dict[str, Any]:
+    """The spectator's observation; where a game cannot give one yet, a safe stand-in.
+
+    A game without hidden information shows every seat the same board, so seat 0's
+    view (without its legal actions) is public; otherwise only the bare envelope.
+    """
+    try:
+        return dict(state.observation(None))
+    except Exception:
+        pass
+    if not hidden:
+        try:
+            view = dict(state.observation(0))
+            view.update(seat=None, legal_actions=[])
+            return view
+        except Exception:
+            pass
+    return {
+        "game": state.game.game_id,
+        "seat": None,
+        "current_player": state.current_player(),
+        "legal_actions": [],
+        "last_event": None,
     }
 
 

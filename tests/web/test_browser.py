@@ -1,0 +1,364 @@
+"""The pages in a real browser (Debian's Chromium) against a real server.
+
+Each test drives the pages the way a player does (clicks, typing, two browser
+contexts for two people) and saves a screenshot of what it saw under ``artifacts``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+PHONE = {"width": 375, "height": 800}
+DESK = {"width": 1200, "height": 900}
+
+
+@pytest.fixture
+def contexts(browser: Any) -> Iterator[Any]:
+    made: list[Any] = []
+
+    def new(lang: str = "en", viewport: dict[str, int] = DESK) -> Any:
+        ctx = browser.new_context(
+            viewport=viewport, locale=lang, extra_http_headers={"Accept-Language": lang}
+        )
+        ctx.set_default_timeout(15_000)
+        made.append(ctx)
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.errors = errors
+        return page
+
+    yield new
+    for ctx in made:
+        ctx.close()
+
+
+def no_horizontal_scroll(page: Any) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"{page.url} scrolls sideways ({width} px)"
+
+
+def over(page: Any) -> bool:
+    return bool(page.evaluate("!document.getElementById('after').hidden"))
+
+
+def create_table(api: httpx.Client, game: str, seats: list[str], **options: Any) -> str:
+    made = api.post("/api/tables", json={"game": game, "options": options, "seats": seats})
+    assert made.status_code == 201, made.text
+    return str(made.json()["id"])
+
+
+def sit(page: Any, live_server: str, api: httpx.Client, table: str, seat: int, name: str) -> None:
+    token = api.post(f"/api/tables/{table}/seats/{seat}", json={"name": name}).json()["token"]
+    page.context.add_cookies([{"name": f"seat_{table}", "value": token, "url": live_server}])
+
+
+def test_inbetween_guide_session_two_people_and_a_bot(
+    contexts: Any, live_server: str, artifacts: Path
+) -> None:
+    ana = contexts("en")
+    ana.goto(live_server + "/")
+    ana.wait_for_selector("#seats select")
+    ana.fill("#nick", "Ana")
+    ana.check("input[name=game][value=inbetween]")
+    ana.select_option("#preset", "guide")
+    ana.click("#options-box summary")
+    ana.fill("#opt-players", "3")
+    ana.dispatch_event("#opt-players", "change")
+    assert ana.locator("#seats .seat-row").count() == 3
+    ana.select_option("#seat-1", "human")
+    ana.select_option("#seat-2", "bot")
+    ana.select_option("#seat-bot-2", "ev")
+    ana.screenshot(path=artifacts / "lobby-form.png", full_page=True)
+    ana.click("#create-btn")
+    ana.wait_for_url("**/tables/*")
+    ana.wait_for_selector("#board .cards")
+    invite = ana.input_value("#table-invite")
+    assert "/tables/" in invite
+
+    bea = contexts("pt")
+    bea.goto(invite)
+    bea.wait_for_selector("#join:not([hidden]) [data-seat]")
+    bea.fill("#join-nick", "Bea")
+    seats_offered = bea.eval_on_selector_all(
+        "#join-seats [data-seat]", "els => els.map(e => e.dataset.seat)"
+    )
+    assert seats_offered == ["1"], "only the free human seat is offered"
+    bea.click("#join-seats [data-seat='1']")
+    bea.wait_for_selector("#join[hidden]", state="attached")
+    # Ana sees Bea at the table; every balance is shown
+    ana.wait_for_function(
+        "document.querySelectorAll('#seat-list li')[1].textContent.includes('Bea')"
+    )
+    assert len(ana.query_selector_all(".ib-seat [data-chips]")) == 3
+
+    bet_once = {"ana": False, "bea": False}
+    for _ in range(400):
+        if over(ana) and over(bea):
+            break
+        acted = False
+        for who, page in (("ana", ana), ("bea", bea)):
+            buttons = page.query_selector_all("#controls [data-action]")
+            if not buttons:
+                continue
+            actions = [b.get_attribute("data-action") for b in buttons]
+            if not bet_once[who] and "bet" in actions:
+                seq = page.evaluate("aceydeucey.seq")
+                page.click("#controls [data-action=bet]")
+                bet_once[who] = True
+                page.wait_for_function(f"aceydeucey.seq > {seq}")
+            elif "pass" in actions:
+                page.click("#controls [data-action=pass]")
+            else:
+                buttons[0].click()
+            acted = True
+            page.wait_for_timeout(50)
+        if not acted:
+            ana.wait_for_timeout(100)
+    ana.wait_for_function("!document.getElementById('after').hidden")
+    bea.wait_for_function("!document.getElementById('after').hidden")
+    assert any(bet_once.values()), "somebody made a bet"
+    shown = ana.eval_on_selector_all(
+        ".ib-seat [data-chips]", "els => els.map(e => +e.dataset.chips)"
+    )
+    assert sum(shown) + int(ana.get_attribute("[data-pot]", "data-pot")) == 300, "no chip lost"
+    for page in (ana, bea):
+        assert page.locator("#log li").count() > 3
+        assert page.inner_text("#result").strip()
+        page.wait_for_selector("#seed-row:not([hidden])")
+        assert len(page.inner_text("#seed").strip()) >= 32
+        assert page.errors == []
+    assert "Fim do jogo" in bea.inner_text("#turn")
+    ana.screenshot(path=artifacts / "inbetween-ana.png", full_page=True)
+    bea.screenshot(path=artifacts / "inbetween-bea-pt.png", full_page=True)
+    with ana.expect_download() as got:
+        ana.click("#record-link")
+    record = json.loads(Path(got.value.path()).read_text())
+    assert record["game"] == "inbetween" and record["players"][:2] == ["Ana", "Bea"]
+    assert record["fairness"]["server_seed"]
+
+
+def test_backgammon_moves_by_click_undo_confirm_then_resign(
+    contexts: Any, live_server: str, api: httpx.Client, artifacts: Path
+) -> None:
+    table = create_table(api, "backgammon", ["human", "bot:greedy"])
+    page = contexts("en")
+    sit(page, live_server, api, table, 0, "Ana")
+    page.goto(f"{live_server}/tables/{table}")
+    for turn in range(2):
+        page.wait_for_function(
+            "document.querySelector('#controls #confirm')"
+            " || document.querySelector('#controls [data-action]')"
+        )
+        if page.query_selector("#controls [data-action^='double']"):
+            page.click("#controls [data-action^='double']:not([disabled])")
+            continue
+        if not page.query_selector("#controls #confirm"):
+            page.click("#controls [data-action]")
+            continue
+        legal = page.evaluate("aceydeucey.obs.legal_actions")
+        # click a movable checker, then one of the highlighted targets: only legal steps are offered
+        steps = 0
+        while page.query_selector("#confirm[disabled]"):
+            page.click(".bg-board [data-from]")
+            targets = page.query_selector_all(".bg-board [data-target]")
+            assert targets, "a selected checker shows where it may go"
+            targets[0].click()
+            steps += 1
+            assert steps <= 4
+        if turn == 0:
+            page.click("#undo")
+            assert page.query_selector("#confirm[disabled]")
+            page.click(".bg-board [data-from]")
+            page.click(".bg-board [data-target]")
+            while page.query_selector("#confirm[disabled]"):
+                page.click(".bg-board [data-from]")
+                page.click(".bg-board [data-target]")
+        label = page.inner_text("#confirm")
+        assert any(play in label for play in legal), (label, legal)
+        seq = page.evaluate("aceydeucey.seq")
+        page.click("#confirm")
+        page.wait_for_function(f"aceydeucey.seq > {seq}")
+        page.screenshot(path=artifacts / f"backgammon-turn-{turn}.png", full_page=True)
+    page.once("dialog", lambda d: d.accept())
+    page.click("#resign")
+    page.wait_for_function("!document.getElementById('after').hidden")
+    assert "Bot" in page.inner_text("#result") or page.inner_text("#result").strip()
+    assert page.locator("#log li").count() >= 2
+    assert page.errors == []
+    page.screenshot(path=artifacts / "backgammon-resigned.png", full_page=True)
+
+
+def test_backgammon_bot_against_bot_watched_to_the_end(
+    contexts: Any, live_server: str, api: httpx.Client, artifacts: Path
+) -> None:
+    table = create_table(api, "backgammon", ["bot:greedy", "bot:random"])
+    page = contexts("pt")
+    page.goto(f"{live_server}/tables/{table}")
+    page.wait_for_function("!document.getElementById('after').hidden", timeout=60_000)
+    assert page.query_selector(".bg-board")
+    assert page.inner_text("#turn") == "Fim do jogo"
+    assert (
+        page.query_selector("#join[hidden]") is not None
+        or page.query_selector("#join-seats [data-seat]") is None
+    )
+    page.wait_for_selector("#seed-row:not([hidden])")
+    assert page.errors == []
+    page.screenshot(path=artifacts / "backgammon-bots-pt.png", full_page=True)
+
+
+def test_aces_in_the_pot_game(
+    contexts: Any, live_server: str, api: httpx.Client, artifacts: Path
+) -> None:
+    table = create_table(api, "aces-in-the-pot", ["human", "bot", "bot"], players=3)
+    page = contexts("en")
+    sit(page, live_server, api, table, 0, "Ana")
+    page.goto(f"{live_server}/tables/{table}")
+    page.wait_for_selector("#board .dice-row")
+    for _ in range(300):
+        if over(page):
+            break
+        roll = page.query_selector("#controls [data-action=roll]")
+        if roll:
+            seq = page.evaluate("aceydeucey.seq")
+            roll.click()
+            page.wait_for_function(
+                f"aceydeucey.seq > {seq} || !document.getElementById('after').hidden"
+            )
+        else:
+            page.wait_for_timeout(100)
+    page.wait_for_function("!document.getElementById('after').hidden")
+    chips = [
+        int(x)
+        for x in page.eval_on_selector_all("[data-chips]", "els => els.map(e => e.dataset.chips)")
+    ]
+    pot = int(page.get_attribute("[data-pot]", "data-pot"))
+    assert sum(chips) + pot == 3 * 2, "chips are conserved"
+    told = [
+        e
+        for e in api.get(f"/api/tables/{table}/events").json()["events"]
+        if e["event"] or e["action"]
+    ]
+    assert (page.locator("#log li").count() > 0) == bool(told), "every told event is in the log"
+    assert page.errors == []
+    page.screenshot(path=artifacts / "aces.png", full_page=True)
+
+
+def test_language_switch(contexts: Any, live_server: str, artifacts: Path) -> None:
+    page = contexts("pt")
+    page.goto(live_server + "/")
+    assert page.inner_text("h1") == "Joguem juntos, online"
+    assert page.get_attribute("html", "lang") == "pt-PT"
+    page.wait_for_selector("#seats select")
+    assert "Pessoa" in page.inner_text("#seats")
+    page.click(".langs [data-lang=en]")
+    page.wait_for_load_state()
+    assert page.inner_text("h1") == "Play together, online"
+    page.wait_for_selector("#seats select")
+    assert "Person" in page.inner_text("#seats")
+    # the choice sticks (a cookie) on every page, the rules sheet included
+    page.goto(live_server + "/rules/inbetween?preset=guide")
+    english = page.inner_text(".sheet")
+    page.click(".langs [data-lang=pt]")
+    page.wait_for_load_state()
+    portuguese = page.inner_text(".sheet")
+    assert portuguese != english and "Regras" in page.inner_text("nav")
+    page.goto(live_server + "/replay")
+    assert "Abrir um ficheiro de registo" in page.text_content("main")
+    page.screenshot(path=artifacts / "replay-upload-pt.png", full_page=True)
+
+
+def finished_table(api: httpx.Client) -> str:
+    import time
+
+    table = create_table(api, "aces-in-the-pot", ["bot", "bot", "bot"], players=3)
+    for _ in range(200):
+        if api.get(f"/api/tables/{table}").json()["status"] == "over":
+            return table
+        time.sleep(0.05)
+    raise AssertionError("the bots' game did not end")
+
+
+def test_replay_viewer_steps_back_and_forth(
+    contexts: Any, live_server: str, api: httpx.Client, artifacts: Path, tmp_path: Path
+) -> None:
+    table = finished_table(api)
+    record = api.get(f"/api/tables/{table}/record").json()
+    page = contexts("en")
+    page.goto(f"{live_server}/tables/{table}/replay")
+    page.wait_for_selector("#viewer:not([hidden])")
+    last = len(record["actions"])
+    assert page.inner_text("#step-no") == f"0 / {last}"
+    assert page.is_disabled("#prev")
+    board0 = page.inner_html("#board")
+    page.click("#next")
+    page.click("#next")
+    assert page.inner_text("#step-no") == f"2 / {last}"
+    assert record["actions"][1] in page.inner_text("#step-action")
+    page.click("#prev")
+    assert page.inner_text("#step-no") == f"1 / {last}"
+    page.click("#last")
+    assert page.inner_text("#step-no") == f"{last} / {last}"
+    assert page.is_disabled("#next")
+    steps = api.post("/replay/steps", json=record).json()["steps"]
+    assert len(steps) == last + 1
+    if "chips" in steps[-1]["observation"]:  # the game gives spectators a view (issue 7)
+        assert page.inner_html("#board") != board0
+    assert page.inner_text("#seed") == record["fairness"]["server_seed"]
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#step-no") == f"{last - 1} / {last}"
+    page.click("#first")
+    assert page.inner_html("#board") == board0
+    page.screenshot(path=artifacts / "replay.png", full_page=True)
+    # an uploaded record file replays the same way; a broken one says why
+    good = tmp_path / "game.json"
+    good.write_text(json.dumps(record))
+    page.goto(f"{live_server}/replay")
+    page.set_input_files("#record-file", str(good))
+    page.wait_for_selector("#viewer:not([hidden])")
+    assert page.inner_text("#step-no") == f"0 / {last}"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**record, "actions": [*record["actions"][:3], "nonsense"]}))
+    page.set_input_files("#record-file", str(bad))
+    page.wait_for_selector("#page-error:not([hidden])")
+    assert "nonsense" in page.inner_text("#page-error")
+    assert page.errors == []
+
+
+def test_every_page_fits_a_phone(
+    contexts: Any, live_server: str, api: httpx.Client, artifacts: Path
+) -> None:
+    ib = create_table(api, "inbetween", ["human", "bot:ev", "bot:ev"], preset="guide", players=3)
+    bg = create_table(api, "backgammon", ["human", "bot:greedy"])
+    aces = create_table(api, "aces-in-the-pot", ["human", "bot", "bot"], players=3)
+    done = finished_table(api)
+    for lang in ("en", "pt"):
+        page = contexts(lang, PHONE)
+        if lang == "en":  # a seated player's view, and a spectator's in Portuguese
+            sit(page, live_server, api, ib, 0, "Ana")
+        pages = {
+            "lobby": ("/", "#seats select"),
+            "inbetween": (f"/tables/{ib}", "#board .cards"),
+            "backgammon": (f"/tables/{bg}", ".bg-board"),
+            "aces": (f"/tables/{aces}", "#board .dice-row"),
+            "replay": (f"/tables/{done}/replay", "#viewer:not([hidden])"),
+            "upload": ("/replay", "#record-file"),
+            "rules-inbetween": ("/rules/inbetween", ".sheet-section"),
+            "rules-backgammon": ("/rules/backgammon", ".sheet-section"),
+            "rules-aces": ("/rules/aces-in-the-pot", ".sheet-section"),
+        }
+        for name, (path, ready) in pages.items():
+            page.goto(live_server + path)
+            page.wait_for_selector(ready)
+            page.wait_for_timeout(150)
+            no_horizontal_scroll(page)
+            page.screenshot(path=artifacts / f"phone-{lang}-{name}.png", full_page=True)
+        assert page.errors == []
