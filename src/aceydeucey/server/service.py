@@ -999,6 +999,7 @@ class TableService:
             "seq": t.seq,
             "observation": obs,
             "event": event,
+            "you": seat,
             **{k: v for k, v in self.table_view(t).items() if k not in ("rules", "seq")},
         }
 
