@@ -100,6 +100,23 @@ def test_inbetween_guide_session_two_people_and_a_bot(
     )
     assert len(ana.query_selector_all(".ib-seat [data-chips]")) == 3
 
+    # the coach shows the exact odds the server works out, for every legal action
+    ana.wait_for_function(
+        "document.querySelector('#controls [data-action]') || aceydeucey.obs.current_player !== 0"
+    )
+    first = ana if ana.query_selector("#controls [data-action]") else bea
+    first.wait_for_selector("#controls [data-action]")
+    first.check("#coach")
+    first.wait_for_selector(".coach table")
+    legal = first.evaluate("aceydeucey.obs.legal_actions")
+    coached = first.eval_on_selector_all(
+        ".coach td:last-child", "els => els.map(e => e.textContent)"
+    )
+    assert len(coached) == len(legal)
+    assert all("/" in v or v.lstrip("-").isdigit() for v in coached), coached
+    assert "/" in first.inner_text(".coach p")  # inside / post / outside as fractions
+    first.screenshot(path=artifacts / "inbetween-coach.png", full_page=True)
+
     bet_once = {"ana": False, "bea": False}
     for _ in range(400):
         if over(ana) and over(bea):

@@ -24,6 +24,8 @@ function stakeGroups(legal) {
 }
 
 function actionLabel(a) {
+  const m = /^(\w+) (\d+)$/.exec(a);
+  if (m && has(`ib.verb.${m[1]}`)) return t(`ib.verb.${m[1]}`, { n: m[2] });
   const key = `ib.action.${a.replace(/ /g, "_")}`;
   return has(key) ? t(key) : a;
 }
@@ -119,7 +121,7 @@ function renderControls(controls, view) {
     for (const w of words) nodes.push(h("button.btn", { class: `btn ${w === "pass" ? "" : "primary"}`, type: "button", "data-action": w, onclick: () => view.act(w) }, actionLabel(w)));
     for (const [verb, amounts] of Object.entries(groups)) nodes.push(stakeControl(verb, amounts, view));
   }
-  if (view.me) {
+  if (view.me && !view.over) {
     const box = h("input", { type: "checkbox", id: "coach", checked: view.coach, onchange: (e) => { window.aceydeucey.coach = e.target.checked; view.refresh(); } });
     nodes.push(h("span.grow"), h("label.toggle", { for: "coach" }, box, t("ib.coach")));
   }

@@ -233,7 +233,7 @@ function render() {
   $("turn").classList.toggle("mine", turn.mine);
   let legal = ctx.obs.legal_actions || [];
   if (ctx.me && ctx.info?.to_roll === ctx.me.seat && !isOver()) legal = [...legal, "roll"];
-  const view = { ...ctx, legal: ctx.me ? legal : [], mine: Boolean(ctx.me) && legal.length > 0 && !ctx.pending };
+  const view = { ...ctx, legal: ctx.me ? legal : [], mine: Boolean(ctx.me) && legal.length > 0 && !ctx.pending, over: isOver() };
   ctx.module.render($("board"), $("controls"), view);
   seatList();
   const over = isOver();
