@@ -184,6 +184,15 @@ def test_backgammon_moves_by_click_undo_confirm_then_resign(
         legal = page.evaluate("aceydeucey.obs.legal_actions")
         # click a movable checker, then one of the highlighted targets: only legal steps are offered
         steps = 0
+        if turn == 1:  # drag a checker onto a highlighted point
+            box = page.locator(".bg-board [data-from]").first.bounding_box()
+            page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            page.mouse.down()
+            target = page.locator(".bg-board [data-target]").first.bounding_box()
+            page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2)
+            page.mouse.up()
+            page.wait_for_function("!document.querySelector('#undo').disabled")
+            steps += 1
         while page.query_selector("#confirm[disabled]"):
             page.click(".bg-board [data-from]")
             targets = page.query_selector_all(".bg-board [data-target]")

@@ -256,21 +256,27 @@ export function render(board, controls, view) {
     turn.selected = null;
     render(board, controls, view);
   };
-  svg.addEventListener("pointerdown", (e) => {
-    const from = e.target.getAttribute && e.target.getAttribute("data-from");
-    const to = e.target.getAttribute && e.target.getAttribute("data-target");
-    if (to && turn.selected !== null) { step(to); return; }
-    if (from) {
-      turn.selected = String(turn.selected) === from ? null : (/^\d+$/.test(from) ? Number(from) : from);
-      render(board, controls, view);
-      const again = board.querySelector("svg");
-      again.setPointerCapture?.(e.pointerId);
-      again.addEventListener("pointerup", (up) => {
-        const under = document.elementFromPoint(up.clientX, up.clientY);
-        const target = under && under.getAttribute && under.getAttribute("data-target");
-        if (target && turn.selected !== null) step(target);
-      }, { once: true });
+  // a point under the pointer that accepts the selected checker (a checker on it counts too)
+  const targetAt = (x, y) => {
+    for (const node of document.elementsFromPoint(x, y)) {
+      const to = node.getAttribute && node.getAttribute("data-target");
+      if (to) return to;
     }
+    return null;
+  };
+  svg.addEventListener("pointerdown", (e) => {
+    const to = turn.selected !== null ? targetAt(e.clientX, e.clientY) : null;
+    if (to) { step(to); return; }
+    const from = e.target.getAttribute && e.target.getAttribute("data-from");
+    if (!from) return;
+    e.preventDefault();
+    turn.selected = String(turn.selected) === from ? null : (/^\d+$/.test(from) ? Number(from) : from);
+    render(board, controls, view);
+    const drop = (up) => {
+      const target = turn.selected !== null ? targetAt(up.clientX, up.clientY) : null;
+      if (target) step(target);
+    };
+    document.addEventListener("pointerup", drop, { once: true });
   });
   const mySeat = typeof obs.seat === "number" ? obs.seat : 0;
   const info = h("div.bg-info", {},

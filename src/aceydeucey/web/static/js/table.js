@@ -333,10 +333,9 @@ async function loadChat() {
   } catch { /* no history */ }
 }
 
-function offerRematch(id) {
-  const link = $("rematch");
-  link.textContent = t("table.join_rematch");
-  link.onclick = () => { location.href = `/tables/${encodeURIComponent(id)}`; };
+function offerRematch() {
+  // another player asked for the rematch: the same button joins it (the seat is kept)
+  $("rematch").textContent = t("table.join_rematch");
 }
 
 async function rematch() {
