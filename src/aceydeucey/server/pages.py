@@ -232,29 +232,30 @@ def _hidden_information(game: Any) -> bool:
 
 
 def public_view(state: Any, hidden: bool) -> dict[str, Any]:
-    """The spectator's observation; where a game cannot give one yet, a safe stand-in.
+    """The spectator's observation of one step of a record.
 
-    A game without hidden information shows every seat the same board, so seat 0's
-    view (without its legal actions) is public; otherwise only the bare envelope.
+    Where a game cannot give a spectator view yet, seat 0's view stands in, without
+    its legal actions: a record holds every action, chance's deals included, so its
+    replay shows nothing its holder does not already have (the server hands out a
+    hidden-information game's record only once the game is over).  ``hidden`` only
+    labels the stand-in.
     """
     try:
         return dict(state.observation(None))
     except Exception:
         pass
-    if not hidden:
-        try:
-            view = dict(state.observation(0))
-            view.update(seat=None, legal_actions=[])
-            return view
-        except Exception:
-            pass
-    return {
-        "game": state.game.game_id,
-        "seat": None,
-        "current_player": state.current_player(),
-        "legal_actions": [],
-        "last_event": None,
-    }
+    try:
+        view = dict(state.observation(0))
+        view.update(seat=None, legal_actions=[], viewpoint=0, hidden_information=hidden)
+        return view
+    except Exception:
+        return {
+            "game": state.game.game_id,
+            "seat": None,
+            "current_player": state.current_player(),
+            "legal_actions": [],
+            "last_event": None,
+        }
 
 
 def _outcome_view(outcome: Any, lang: str) -> dict[str, Any] | None:

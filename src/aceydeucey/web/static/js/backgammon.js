@@ -279,10 +279,14 @@ export function render(board, controls, view) {
     document.addEventListener("pointerup", drop, { once: true });
   });
   const mySeat = typeof obs.seat === "number" ? obs.seat : 0;
+  const names = view.names();
+  const pip = obs.pip || [];
+  const seated = Boolean(view.me);
   const info = h("div.bg-info", {},
-    h("span", {}, t("bg.pips", { own: (obs.pip || [])[0] ?? "", opp: (obs.pip || [])[1] ?? "" })),
+    h("span", {}, seated ? t("bg.pips", { own: pip[0] ?? "", opp: pip[1] ?? "" })
+      : t("bg.pips_of", { a: names[mySeat] ?? "", own: pip[0] ?? "", b: names[1 - mySeat] ?? "", opp: pip[1] ?? "" })),
     h("span", {}, dice.length ? t("bg.dice", { dice: dice.join(" · ") }) + (obs.dice_kind && obs.dice_kind !== "roll" ? ` (${has(`bg.kind.${obs.dice_kind}`) ? t(`bg.kind.${obs.dice_kind}`) : obs.dice_kind})` : "") : ""),
-    h("span", {}, t(mySeat === 1 ? "bg.you_dark" : "bg.you_light")));
+    h("span", {}, seated ? t(mySeat === 1 ? "bg.you_dark" : "bg.you_light") : t("bg.colours", { light: names[0] ?? "", dark: names[1] ?? "" })));
   board.className = "felt bg";
   board.replaceChildren(info, svg);
   // controls

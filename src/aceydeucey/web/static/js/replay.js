@@ -1,6 +1,6 @@
 // The replay viewer: steps back and forth through a record's public observations,
 // which the server computes by replaying the record with the engine.
-import { api, h, t, gameName, showError, gameModule, addMessages, PAGE } from "./common.js";
+import { api, h, t, gameName, showError, gameModule, addMessages, botName, PAGE } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let data = null;
@@ -28,7 +28,9 @@ async function open(record) {
 
 function name(i) {
   const p = (data.players || [])[i];
-  return (typeof p === "string" ? p : p?.name) || t("table.seat_n", { n: i + 1 });
+  const text = (typeof p === "string" ? p : p?.name) || "";
+  if (text.startsWith("bot:")) return t("table.bot_named", { name: botName({ bot: text.slice(4) }), n: i + 1 });
+  return text || t("table.seat_n", { n: i + 1 });
 }
 
 function go(i) {
