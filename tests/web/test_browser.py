@@ -388,3 +388,29 @@ def test_every_page_fits_a_phone(
             no_horizontal_scroll(page)
             page.screenshot(path=artifacts / f"phone-{lang}-{name}.png", full_page=True)
         assert page.errors == []
+
+
+def test_lobby_form_has_every_option_and_refuses_a_contradiction(
+    contexts: Any, live_server: str, api: httpx.Client, artifacts: Path
+) -> None:
+    page = contexts("en")
+    page.goto(live_server + "/")
+    page.wait_for_selector("#seats select")
+    page.check("input[name=game][value=backgammon]")
+    page.click("#options-box summary")
+    games = {g["id"]: g for g in api.get("/api/games").json()["games"]}
+    options = [o for o in games["backgammon"]["options"] if not o["preset_key"]]
+    shown = page.eval_on_selector_all("#options .opt-name", "els => els.map(e => e.textContent)")
+    assert shown == [o["name"] for o in options], "every option, in order"
+    text = page.inner_text("#options")
+    for o in options:
+        assert o["help"] in text and o["source"] in text
+    kinds = page.eval_on_selector_all("#seats .seat-kind", "els => els.map(e => e.value)")
+    assert kinds == ["human", "bot"], "a two-seat game offers a person against a bot"
+    page.select_option("#opt-acey_deucey", "false")
+    page.select_option("#opt-acey_doubles_choice", json.dumps("rolled"))
+    page.click("#create-btn")
+    page.wait_for_selector("#create-error:not([hidden])")
+    assert "acey_doubles_choice" in page.inner_text("#create-error")
+    assert "/tables/" not in page.url
+    page.screenshot(path=artifacts / "lobby-refused.png", full_page=True)

@@ -52,6 +52,7 @@ function selectGame(id) {
   select.onchange = () => { renderPresetHelp(); renderOptions(); renderSeats(); };
   renderPresetHelp();
   renderOptions();
+  $("seats").replaceChildren(); // a new game starts from its own default seats
   renderSeats();
   showError($("create-error"), "");
 }
