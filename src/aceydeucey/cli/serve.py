@@ -105,7 +105,8 @@ def serve_command(
             database=_shown(settings.database_url),
             workers=workers,
             count=workers,
-        )
+        ),
+        soft_wrap=True,
     )
     uvicorn.run(
         "aceydeucey.server.app:factory",

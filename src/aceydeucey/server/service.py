@@ -39,6 +39,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
+
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.core.game import ENVELOPE_KEYS, Game, State
 from aceydeucey.core.record import Record
@@ -56,6 +58,8 @@ log = logging.getLogger("aceydeucey.server")
 
 #: Steps a request plays itself (chance, bots) before handing the rest to a background task.
 INLINE_STEPS = 64
+#: Most chance draws appended in one transaction (a deal of several cards).
+CHANCE_BATCH = 64
 #: The word a person sends to throw the dice when the engine says the throw is theirs.
 ROLL = "roll"
 TIMEOUT_CHOICES = ("pass", "bot")
@@ -434,19 +438,43 @@ class TableService:
         ``make`` returns the entry's text and the state after it (None for table events);
         an engine error it raises aborts the transaction.  SeqTaken: another writer won.
         """
-        async with self.store.engine.begin() as conn:
-            text, after = make()
-            entry = Entry(t.seq + 1, kind, seat, text, data, self.clock())
-            await self.store.append(t.id, entry, conn)
-            over = entry.kind in ("resign", "claim") or (after is not None and after.is_terminal())
-            if over:
-                await conn.execute(tables.update().where(tables.c.id == t.id).values(status="over"))
-        self._apply(t, entry, after)
-        if over:
-            t.row["status"] = "over"
-        self._push(t, entry)
-        self._spawn(self.broadcaster.publish({"table": t.id, "seq": entry.seq}))
-        return entry
+        entries = await self._commit_many(t, lambda: [(kind, seat, *make(), data)])
+        return entries[0]
+
+    async def _commit_many(
+        self,
+        t: LiveTable,
+        make: Callable[[], list[tuple[str, int | None, str, State | None, dict[str, Any] | None]]],
+    ) -> list[Entry]:
+        """Append several entries (``make`` gives kind, seat, text, state after, data) in one
+        transaction, then apply and push each in order."""
+        now = self.clock()
+        try:
+            async with self.store.engine.begin() as conn:
+                made = make()
+                entries = [
+                    (Entry(t.seq + 1 + i, kind, seat, text, data, now), after)
+                    for i, (kind, seat, text, after, data) in enumerate(made)
+                ]
+                for entry, _ in entries:
+                    await self.store.append(t.id, entry, conn)
+                last, last_after = entries[-1]
+                over = last.kind in ("resign", "claim") or (
+                    last_after is not None and last_after.is_terminal()
+                )
+                if over:
+                    await conn.execute(
+                        tables.update().where(tables.c.id == t.id).values(status="over")
+                    )
+        except IntegrityError:
+            raise SeqTaken(t.seq + 1) from None
+        for entry, after in entries:
+            self._apply(t, entry, after)
+            if over and entry is last:
+                t.row["status"] = "over"
+            self._push(t, entry)
+        self._spawn(self.broadcaster.publish({"table": t.id, "seq": t.seq}))
+        return [entry for entry, _ in entries]
 
     # -- seats ------------------------------------------------------------------------------
     async def join(self, table_id: str, seat: int, name: str, cut: str | None = None) -> str:
@@ -532,7 +560,8 @@ class TableService:
         if seat is None:
             raise ServerError(403, "server.token_missing")
         async with t.lock:
-            await self._catch_up(t)
+            if seq != t.seq:  # perhaps another process moved on: the store says
+                await self._catch_up(t)
             if seq != t.seq:
                 if self._is_retry(t, seat, seq, text):
                     return {**self.view(t, seat), "duplicate": True}
@@ -600,17 +629,28 @@ class TableService:
                 return False
             chance = t.chance()
 
-            def draw() -> tuple[str, State | None]:
-                action = chance.choose(state)
-                return str(action), state.apply(action)
+            def draws() -> list[tuple[str, int | None, str, State | None, dict[str, Any] | None]]:
+                # chance's consecutive draws (a deal) go in one transaction
+                out: list[tuple[str, int | None, str, State | None, dict[str, Any] | None]] = []
+                now = state
+                while now.is_chance_node() and len(out) < CHANCE_BATCH:
+                    actor = now.chance_actor()
+                    if out and actor is not None and t.seats[actor].kind == "human":
+                        break
+                    action = chance.choose(now)
+                    after = now.apply(action)
+                    out.append(("chance", actor, str(action), after, None))
+                    now = after
+                return out
 
-            await self._commit(t, "chance", state.chance_actor(), draw)
+            await self._commit_many(t, draws)
             return True
         seat = state.current_player()
         if seat < 0 or t.seats[seat].kind != "bot":
             return False
         agent = self._bot(t, seat)
-        await self._commit(t, "bot", seat, lambda: self._bot_move(t, state, seat, agent))
+        choice = await asyncio.to_thread(self._bot_choice, t, state, seat, agent)
+        await self._commit(t, "bot", seat, lambda: self._bot_move(t, state, seat, choice))
         return True
 
     def _bot(self, t: LiveTable, seat: int, name: str | None = None) -> Any:
@@ -623,22 +663,25 @@ class TableService:
             t.bots[key] = agent
         return agent
 
-    def _bot_move(self, t: LiveTable, state: State, seat: int, agent: Any) -> tuple[str, State]:
-        obs = observe(state, seat)
+    def _bot_choice(self, t: LiveTable, state: State, seat: int, agent: Any) -> Any:
+        """What the bot wants to play (run in a worker thread: bots may think a while)."""
         try:
-            choice = agent.act(obs)
-            after = state.apply(choice, seat=seat)
-            action = state.parse_action(choice) if isinstance(choice, str) else choice
-            return str(action), after
+            return agent.act(observe(state, seat))
         except Exception as exc:  # a bot's mistake must not stop the table
-            log.warning(
-                "bot at %s seat %d failed (%s); playing its first legal action",
-                t.id,
-                seat,
-                type(exc).__name__,
-            )
-            first = next(iter(state.legal_actions()))
-            return str(first), state.apply(first, seat=seat)
+            log.warning("bot at seat %d failed to choose (%s)", seat, type(exc).__name__)
+            return None
+
+    def _bot_move(self, t: LiveTable, state: State, seat: int, choice: Any) -> tuple[str, State]:
+        """The bot's choice validated like anyone's; its first legal action if it erred."""
+        if choice is not None:
+            try:
+                after = state.apply(choice, seat=seat)
+                action = state.parse_action(choice) if isinstance(choice, str) else choice
+                return str(action), after
+            except AceyDeuceyError as exc:
+                log.warning("bot at seat %d chose an illegal action (%s)", seat, exc.code)
+        first = next(iter(state.legal_actions()))
+        return str(first), state.apply(first, seat=seat)
 
     async def _drive(self, t: LiveTable, budget: int) -> None:
         """Play chance and bots inline (caller holds the lock); the rest in the background."""
@@ -673,8 +716,7 @@ class TableService:
             if self._next_is_bot(t) and self.settings.bot_delay > 0:
                 await asyncio.sleep(self.settings.bot_delay)
             async with t.lock:
-                try:
-                    await self._catch_up(t)
+                try:  # a stale copy fails its append (SeqTaken) and catches up then
                     moved = await self._step(t)
                 except SeqTaken:
                     await self._catch_up(t)
@@ -738,8 +780,9 @@ class TableService:
                         )
                     else:
                         agent = self._bot(t, seat, bot_names(t.game.game_id)[0])
+                        choice = await asyncio.to_thread(self._bot_choice, t, state, seat, agent)
                         await self._commit(
-                            t, "timeout", seat, lambda: self._bot_move(t, state, seat, agent)
+                            t, "timeout", seat, lambda: self._bot_move(t, state, seat, choice)
                         )
             except SeqTaken:
                 await self._catch_up(t)
