@@ -55,9 +55,10 @@ export function describe(event, view) {
   const who = typeof event.seat === "number" ? names[event.seat] : "";
   const roll = String(event.action || "").replace(/^die /, "");
   if (!event.action && !event.outcome) return null;
-  const outcome = String(event.outcome || "");
+  const outcome = String(event.outcome || event.kind || "");
   const key = `aces.event.${outcome}`;
-  const values = { who, roll, pot: event.to_pot, left: event.to_left, next: names[event.next_seat] ?? "", n: event.roll_number };
+  const values = { who, roll, pot: event.to_pot, left: event.to_left, next: names[event.next_seat] ?? "", n: event.roll_number,
+    tied: (event.tied || []).map((i) => names[i]).join(", ") };
   let text = t("aces.event.rolled", values);
   if (has(key)) text += ` ${t(key, values)}`;
   const moves = [];
