@@ -502,7 +502,11 @@ class TableService:
         return token
 
     def cutter(self, t: LiveTable) -> int:
-        return cutting_seat(t.game, t.game.new_initial_state())
+        """The seat that cuts (the dealer's right), read from the table's first state."""
+        try:
+            return cutting_seat(t.game, t.game.new_initial_state())
+        except Exception:  # a game whose public view is not there yet: from the options
+            return cutting_seat(t.game, None)
 
     async def _set_cut(self, t: LiveTable, cut: bytes) -> None:
         async with self.store.engine.begin() as conn:
