@@ -8,6 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 import aceydeucey
@@ -201,7 +203,6 @@ def test_every_bad_action_answers_clearly_and_changes_nothing(client: TestClient
 def test_an_illegal_action_gets_the_engines_message_in_portuguese(client: TestClient) -> None:
     table_id, tokens = two_humans_and_a_bot(client)
     v = settle(client, table_id)
-    state = aceydeucey.load_game("inbetween", preset="guide", players=3).new_initial_state()
     r = client.post(
         f"/api/tables/{table_id}/actions?lang=pt",
         json={"action": "pass", "seq": v["seq"]},
@@ -209,7 +210,6 @@ def test_an_illegal_action_gets_the_engines_message_in_portuguese(client: TestCl
     )
     assert r.status_code == 403
     assert r.json()["error"]["message"].startswith(f"o lugar {1 - v['to_act']} não pode jogar")
-    del state
 
 
 def test_a_retried_action_is_applied_once(client: TestClient) -> None:
@@ -485,11 +485,11 @@ def test_claim_after_the_opponent_is_away(settings_factory: Callable[..., Settin
 
 def test_turn_timer_passes_or_lets_a_bot_play(client: TestClient) -> None:
     service = client.app.state.service  # type: ignore[attr-defined]
-    table_id, tokens = two_humans_and_a_bot(client)
     timed = new_table(
         client, "inbetween", ["human", "human", "bot:ev"], options={"players": 3}, turn_seconds=600
     )
-    timed_tokens = {0: seat(client, timed, 0), 1: seat(client, timed, 1)}
+    seat(client, timed, 0)
+    seat(client, timed, 1)
     v = settle(client, timed)
     assert v["turn_seconds"] == 600 and v["deadline"] is not None
     assert client.portal.call(service.timeout, timed, v["seq"] - 1) is False  # type: ignore[union-attr]
@@ -501,12 +501,12 @@ def test_turn_timer_passes_or_lets_a_bot_play(client: TestClient) -> None:
         "pass",
     )
     bg = new_table(client, "backgammon", ["human", "human"], turn_seconds=600, on_timeout="bot")
-    bg_tokens = {0: seat(client, bg, 0), 1: seat(client, bg, 1)}
+    seat(client, bg, 0)
+    seat(client, bg, 1)
     v = settle(client, bg)
     assert client.portal.call(service.timeout, bg, v["seq"]) is True  # type: ignore[union-attr]
     after = client.get(f"/api/tables/{bg}/events?since={v['seq']}").json()["events"][0]
     assert after["kind"] in ("timeout", "chance") and after["seat"] == v["to_act"]
-    del tokens, timed_tokens, bg_tokens, table_id
 
 
 def test_rematch_opens_one_new_table_for_everyone(client: TestClient) -> None:
@@ -540,3 +540,50 @@ def test_chat_is_short_and_rate_limited(client: TestClient) -> None:
     assert statuses[:5] == [200] * 5 and statuses[5] == 429
     lines = client.get(url).json()["chat"]
     assert [line["text"] for line in lines] == ["good luck", "m0", "m1", "m2", "m3", "m4"]
+
+
+# -- a property: random requests never break a table ----------------------------------------
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["legal", "pass", "bet 1", "bet 999", "roll", "", "☃", "bet -1"]),
+            st.sampled_from(["mine", "other", "forged", "none"]),
+            st.integers(-2, 2),
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_random_requests_answer_json_and_only_accepted_ones_change_the_table(
+    client: TestClient, requests: list[tuple[str, str, int]]
+) -> None:
+    table_id, tokens = two_humans_and_a_bot(client)
+    for action, whose, offset in requests:
+        v = settle(client, table_id)
+        if v["status"] == "over":
+            break
+        who = v["to_act"]
+        token = {"mine": tokens[who], "other": tokens[1 - who], "forged": "x" * 43, "none": ""}[
+            whose
+        ]
+        if action == "legal":
+            action = view(client, table_id, tokens[who])["observation"]["legal_actions"][0]
+        before = snapshot(client, table_id, tokens)
+        r = client.post(
+            f"/api/tables/{table_id}/actions",
+            json={"action": action, "seq": v["seq"] + offset},
+            headers=bearer(token) if token else {},
+        )
+        assert r.status_code in (200, 400, 403, 409), r.text
+        if r.status_code == 200:
+            assert r.json()["seq"] > v["seq"] or r.json().get("duplicate")
+        else:
+            assert set(r.json()["error"]) == {"code", "params", "message"}
+            assert snapshot(client, table_id, tokens) == before
+        events = client.get(f"/api/tables/{table_id}/events").json()
+        assert [e["seq"] for e in events["events"]] == list(range(1, events["seq"] + 1))
