@@ -217,7 +217,8 @@ def test_backgammon_moves_by_click_undo_confirm_then_resign(
     page.once("dialog", lambda d: d.accept())
     page.click("#resign")
     page.wait_for_function("!document.getElementById('after').hidden")
-    assert "Bot" in page.inner_text("#result") or page.inner_text("#result").strip()
+    result = page.inner_text("#result")
+    assert "Ana resigned" in result and "Won: Bot 2" in result, result
     assert page.locator("#log li").count() >= 2
     assert page.errors == []
     page.screenshot(path=artifacts / "backgammon-resigned.png", full_page=True)

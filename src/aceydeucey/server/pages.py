@@ -282,6 +282,8 @@ async def inbetween_coach(request: Request) -> JSONResponse:
     try:
         body = json.loads(await request.body())
         obs = dict(body["observation"])
+        if not obs.get("legal_actions"):
+            raise ValueError("no decision to coach")
         rules_data = body.get("rules") or obs.get("rules") or {}
         obs["rules"] = rules_data
         values = {str(k): str(v) for k, v in action_values(obs).items()}

@@ -36,8 +36,15 @@ export function render(board, controls, view) {
   }
   parts.push(h("div.dice-row", { "aria-label": t("aces.last_roll") }, ...(dice.length ? dice : [0, 0]).map((d) => dieSvg(d))));
   if (e.seat !== undefined && e.action) parts.push(h("p.card-label", {}, describe(e, view) || ""));
+  const rolloff = obs.rolloff || null;
+  const rolled = (i) => {
+    if (!rolloff || !Array.isArray(rolloff.seats)) return null;
+    const k = rolloff.seats.indexOf(i);
+    const d = k >= 0 ? (rolloff.dice || [])[k] : undefined;
+    return d ? dieSvg(d, { cls: "die-small" }) : null;
+  };
   parts.push(h("div.aces-seats", {}, ...chips.map((c, i) => h("div", { class: `ib-seat ${i === roller ? "active" : ""}`, "data-seat": i },
-    h("span.n", {}, names[i] || t("table.seat_n", { n: i + 1 })),
+    h("span.n", {}, names[i] || t("table.seat_n", { n: i + 1 }), rolled(i)),
     h("b", { "data-chips": c }, String(c)), " ", t("ib.chips"),
     h("div.chips", { "aria-hidden": "true" }, ...Array.from({ length: Math.min(c, 20) }, () => h("span.chip")))))));
   board.className = "felt aces";

@@ -260,10 +260,13 @@ function seatList() {
 }
 
 function resultText() {
-  const out = ctx.obs?.outcome || {};
-  const parts = [];
-  if (out.message) parts.push(out.message);
   const o = ctx.obs || {};
+  const ended = ctx.info?.ended || null;
+  const out = o.outcome || ended || {};
+  const parts = [];
+  if (ended && ["resigned", "claimed"].includes(ended.termination)) {
+    parts.push(t(`table.ended_${ended.termination}`, { who: seatName(ctx.seats, ended.seat) }));
+  } else if (out.message) parts.push(out.message);
   const winners = out.winners || (typeof o.winner === "number" ? [o.winner] : []);
   if (winners.length) parts.push(t("table.winners", { names: winners.map((i) => seatName(ctx.seats, i)) }));
   if (Array.isArray(out.returns)) parts.push(out.returns.map((r, i) => `${seatName(ctx.seats, i)} ${String(r).startsWith("-") ? r : "+" + r}`).join(" · "));
