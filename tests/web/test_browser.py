@@ -7,6 +7,7 @@ contexts for two people) and saves a screenshot of what it saw under ``artifacts
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -117,6 +118,18 @@ def test_inbetween_guide_session_two_people_and_a_bot(
     assert "/" in first.inner_text(".coach p")  # inside / post / outside as fractions
     first.screenshot(path=artifacts / "inbetween-coach.png", full_page=True)
 
+    # a short chat, seen by the other player
+    ana.fill("#chat-text", "good luck!")
+    ana.click("#chat-form button")
+    bea.wait_for_function("document.getElementById('chat').textContent.includes('good luck!')")
+    assert "Ana" in bea.inner_text("#chat")
+    # the fairness commitment is published before any card; suits are in colour
+    assert re.fullmatch(r"[0-9a-f]{64}", ana.inner_text("#commitment").strip())
+    for card in ana.query_selector_all("#board svg[data-card]"):
+        suit = card.get_attribute("data-card")[-1]
+        colour = card.eval_on_selector("g", "g => g.getAttribute('fill')")
+        assert (colour == "#c0262d") == (suit in "HD"), (suit, colour)
+
     bet_once = {"ana": False, "bea": False}
     for _ in range(400):
         if over(ana) and over(bea):
@@ -161,6 +174,15 @@ def test_inbetween_guide_session_two_people_and_a_bot(
     record = json.loads(Path(got.value.path()).read_text())
     assert record["game"] == "inbetween" and record["players"][:2] == ["Ana", "Bea"]
     assert record["fairness"]["server_seed"]
+    # a rematch: both land at the same new table, each in their own seat
+    old = ana.url
+    ana.click("#rematch")
+    ana.wait_for_function(f"location.href !== {json.dumps(old)} && window.aceydeucey?.info")
+    bea.click("#rematch")
+    bea.wait_for_function(f"location.href !== {json.dumps(old)} && window.aceydeucey?.info")
+    assert ana.url.split("?")[0] == bea.url.split("?")[0]
+    ana.wait_for_function("aceydeucey.me && aceydeucey.me.seat === 0")
+    bea.wait_for_function("aceydeucey.me && aceydeucey.me.seat === 1")
 
 
 def test_backgammon_moves_by_click_undo_confirm_then_resign(

@@ -310,7 +310,10 @@ function logEvent(entry, seq) {
   log.scrollTop = log.scrollHeight;
 }
 
+const chatSeen = new Set();
+
 function chatLine(msg) {
+  if (msg.id !== undefined) { if (chatSeen.has(msg.id)) return; chatSeen.add(msg.id); }
   const chat = $("chat");
   const name = msg.name || seatName(ctx.seats, msg.seat);
   chat.append(h("li", {}, h("b", {}, name), ": ", msg.text || ""));
