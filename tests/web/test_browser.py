@@ -437,3 +437,23 @@ def test_lobby_form_has_every_option_and_refuses_a_contradiction(
     assert "acey_doubles_choice" in page.inner_text("#create-error")
     assert "/tables/" not in page.url
     page.screenshot(path=artifacts / "lobby-refused.png", full_page=True)
+
+
+def test_claim_the_game_from_an_absent_opponent(
+    contexts: Any, live_server: str, api: httpx.Client, artifacts: Path
+) -> None:
+    made = api.post(
+        "/api/tables",
+        json={"game": "backgammon", "options": {}, "seats": ["human", "human"], "claim_after": 0},
+    )
+    table = made.json()["id"]
+    api.post(f"/api/tables/{table}/seats/1", json={"name": "Bea"})  # Bea never opens the page
+    page = contexts("en")
+    sit(page, live_server, api, table, 0, "Ana")
+    page.goto(f"{live_server}/tables/{table}")
+    page.wait_for_selector("#claim:not([hidden])")
+    assert "Bea is away" in page.inner_text("#claim")
+    page.click("#claim")
+    page.wait_for_function("!document.getElementById('after').hidden")
+    assert "Ana claimed the game" in page.inner_text("#result")
+    assert page.errors == []

@@ -184,6 +184,15 @@ function header() {
   $("rules-link").href = `/rules/${info.game}?preset=${encodeURIComponent(rules.preset || rules.variant || "")}`;
   $("replay-link").href = `/tables/${encodeURIComponent(tableId)}/replay`;
   $("resign").hidden = !(ctx.me && info.game === "backgammon" && !isOver());
+  const away = ctx.me && !isOver() && info.status === "playing"
+    ? ctx.seats.findIndex((seat, i) => i !== ctx.me.seat && seat && seat.kind === "human" && seat.taken && !seat.connected)
+    : -1;
+  $("claim").hidden = away < 0;
+  if (away >= 0) {
+    const mode = ctx.seats.length === 2 ? "win" : "bot";
+    $("claim").textContent = t(`table.claim_${mode}`, { who: seatName(ctx.seats, away) });
+    $("claim").onclick = () => claim(away, mode);
+  }
   const join = $("join");
   const free = freeSeats();
   join.hidden = Boolean(ctx.me) || watching || !free.length || isOver();
@@ -353,6 +362,11 @@ async function rematch() {
   } catch (err) { showError($("action-error"), err.message); }
 }
 
+async function claim(seat, mode) {
+  try { await api("POST", tablePath("/claim"), { seat, mode }, ctx.me?.token); await resync(); }
+  catch (err) { showError($("action-error"), err.message); }
+}
+
 async function simple(path) {
   try { await api("POST", tablePath(path), {}, ctx.me?.token); await resync(); }
   catch (err) { showError($("action-error"), err.message); }
@@ -366,5 +380,4 @@ $("copy-table-invite").addEventListener("click", () => copyText($("table-invite"
 $("chat-form").addEventListener("submit", sendChat);
 $("rematch").addEventListener("click", rematch);
 $("resign").addEventListener("click", () => { if (confirm(t("table.resign_confirm"))) simple("/resign"); });
-$("claim").addEventListener("click", () => simple("/claim"));
 load().then(loadChat);
