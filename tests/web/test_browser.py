@@ -457,3 +457,12 @@ def test_claim_the_game_from_an_absent_opponent(
     page.wait_for_function("!document.getElementById('after').hidden")
     assert "Ana claimed the game" in page.inner_text("#result")
     assert page.errors == []
+
+
+def test_an_unknown_table_says_so_in_the_readers_language(contexts: Any, live_server: str) -> None:
+    page = contexts("pt")
+    page.goto(f"{live_server}/tables/nosuchtable")
+    page.wait_for_selector("#page-error:not([hidden])")
+    assert page.is_hidden("#table-grid")
+    assert page.is_visible("#lost a")
+    assert "nosuchtable" in page.inner_text("#page-error")

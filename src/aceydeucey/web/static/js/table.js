@@ -30,6 +30,7 @@ async function load() {
       forgetSeat(tableId); ctx.me = null; return load();
     }
     showError($("page-error"), err.message);
+    if (!ctx.info) $("lost").hidden = false;
   }
 }
 
@@ -40,6 +41,9 @@ function tablePath(rest) {
 
 async function accept(info) {
   ctx.info = info;
+  $("table-grid").hidden = false;
+  $("table-sub").hidden = false;
+  showError($("page-error"), "");
   ctx.seats = info.seats || [];
   ctx.rules = info.rules || {};
   ctx.obs = info.observation || ctx.obs;
