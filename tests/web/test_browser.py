@@ -362,6 +362,7 @@ def test_replay_viewer_steps_back_and_forth(
     if "chips" in steps[-1]["observation"]:  # the game gives spectators a view (issue 7)
         assert page.inner_html("#board") != board0
     assert page.inner_text("#seed") == record["fairness"]["server_seed"]
+    assert "matches the revealed seeds" in page.inner_text("#verified")
     page.keyboard.press("ArrowLeft")
     assert page.inner_text("#step-no") == f"{last - 1} / {last}"
     page.click("#first")

@@ -181,3 +181,28 @@ def test_the_wheel_ships_templates_and_static_files() -> None:
     assert 'packages = ["src/aceydeucey"]' in config
     assert "exclude" not in config.split("[tool.hatch.build.targets.wheel]")[1].split("[")[0]
     assert (TEMPLATES / "table.html").is_file() and (STATIC / "js" / "table.js").is_file()
+
+
+def test_the_viewer_checks_the_dealing_against_the_revealed_seeds(client: TestClient) -> None:
+    import time
+
+    made = client.post(
+        "/api/tables", json={"game": "aces-in-the-pot", "options": {}, "seats": ["bot"] * 4}
+    )
+    table = made.json()["id"]
+    for _ in range(200):
+        if client.get(f"/api/tables/{table}").json()["status"] == "over":
+            break
+        time.sleep(0.05)
+    record = client.get(f"/api/tables/{table}/record").json()
+    assert record["fairness"]["server_seed"]
+    good = client.post("/replay/steps", json=record, headers={"Accept-Language": "pt"}).json()
+    assert good["verification"]["ok"] is True
+    assert "correspondem" in good["verification"]["message"]
+    last = record["actions"][-1]
+    other = "2-1" if last != "2-1" else "3-1"
+    changed = {**record, "actions": [*record["actions"][:-1], other]}
+    bad = client.post("/replay/steps", json=changed).json()
+    assert bad["verification"]["ok"] is False
+    unrevealed = {**record, "fairness": {**record["fairness"], "server_seed": None}}
+    assert client.post("/replay/steps", json=unrevealed).json()["verification"]["ok"] is None

@@ -219,8 +219,33 @@ def replay_steps(data: Any, lang: str = "en") -> dict[str, Any]:
         "result": record.result,
         "terminal": state.is_terminal(),
         "outcome": _outcome_view(outcome, lang),
+        "verification": verification(record, lang),
         "steps": steps,
     }
+
+
+def verification(record: Record, lang: str) -> dict[str, Any]:
+    """Whether every card and die of ``record`` is the one its revealed seeds give.
+
+    ``ok`` is ``None`` where the record carries no revealed seed (a game still being
+    played, or one dealt without the fairness scheme).
+    """
+    fairness = record.fairness or {}
+    if not fairness.get("server_seed"):
+        return {"ok": None, "message": t("web", "replay.no_seed", lang)}
+    from aceydeucey.server.fairness import verify
+
+    try:
+        found: Any = verify(record)
+    except AceyDeuceyError as exc:
+        return {"ok": False, "message": exc.render(lang)}
+    if isinstance(found, bool):
+        key = "replay.verified" if found else "replay.not_verified"
+        return {"ok": found, "message": t("web", key, lang)}
+    view: dict[str, Any] = dict(found.to_dict(lang))
+    if view.get("ok"):
+        view["message"] = t("web", "replay.verified", lang)
+    return view
 
 
 def _hidden_information(game: Any) -> bool:

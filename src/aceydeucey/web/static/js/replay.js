@@ -23,6 +23,9 @@ async function open(record) {
   $("seed").textContent = fair.server_seed || fair.seed || "–";
   const out = data.outcome;
   $("replay-result").textContent = out ? [out.message, (out.returns || []).map((r, i) => `${name(i)} ${String(r).startsWith("-") ? r : "+" + r}`).join(" · ")].filter(Boolean).join(". ") : t("replay.unfinished");
+  const check = data.verification || {};
+  $("verified").textContent = `${check.ok === true ? "✔ " : check.ok === false ? "✘ " : ""}${check.message || ""}`;
+  $("verified").className = `verified ${check.ok === true ? "ok" : check.ok === false ? "bad" : ""}`;
   go(0);
 }
 
@@ -64,6 +67,7 @@ document.addEventListener("keydown", (e) => {
 $("record-file").addEventListener("change", async (e) => {
   const file = e.target.files[0];
   if (!file) return;
+  $("file-name").textContent = file.name;
   let record;
   try { record = JSON.parse(await file.text()); } catch { showError($("page-error"), t("error.record_not_json")); return; }
   open(record);
