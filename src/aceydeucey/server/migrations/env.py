@@ -14,7 +14,10 @@ def run_migrations() -> None:
 
 try:
     _ready = context.config is not None
-except NameError:  # imported outside Alembic (e.g. by doctest collection): nothing to run
+except (
+    NameError,
+    AttributeError,
+):  # imported outside Alembic (e.g. by doctest collection): nothing to run
     _ready = False
 
 if _ready:
