@@ -192,6 +192,7 @@ def test_backgammon_moves_by_click_undo_confirm_then_resign(
     page = contexts("en")
     sit(page, live_server, api, table, 0, "Ana")
     page.goto(f"{live_server}/tables/{table}")
+    played: list[str] = []
     for turn in range(2):
         page.wait_for_function(
             "document.querySelector('#controls #confirm')"
@@ -232,10 +233,15 @@ def test_backgammon_moves_by_click_undo_confirm_then_resign(
                 page.click(".bg-board [data-target]")
         label = page.inner_text("#confirm")
         assert any(play in label for play in legal), (label, legal)
+        played.append(next(play for play in legal if play in label))
         seq = page.evaluate("aceydeucey.seq")
         page.click("#confirm")
         page.wait_for_function(f"aceydeucey.seq > {seq}")
         page.screenshot(path=artifacts / f"backgammon-turn-{turn}.png", full_page=True)
+    for play in played:  # the log tells every play, the bot's replies in between too
+        page.wait_for_function(
+            f"document.getElementById('log').textContent.includes({json.dumps(play)})"
+        )
     page.once("dialog", lambda d: d.accept())
     page.click("#resign")
     page.wait_for_function("!document.getElementById('after').hidden")

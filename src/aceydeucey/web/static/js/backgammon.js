@@ -323,9 +323,30 @@ export function balance(obs, i) {
   return t("bg.balance", { pip, off: off ?? 0 });
 }
 
+const DECISIONS = ["move", "bot", "timeout"];
+
+/** Whether `event` narrates log `entry`: a player's entry is a play or a named double. */
+export function matches(entry, event) {
+  if (!entry || !("kind" in entry) || !("seq" in entry)) return true;
+  const kind = event.type || event.kind; // "type" on older engines, where "kind" is the dice kind
+  return DECISIONS.includes(entry.kind) ? ["play", "double"].includes(kind) : ["roll", "opening", "double"].includes(kind);
+}
+
+/** A logged action in words when the game gave no event for it. */
+export function describeAction(entry, view) {
+  const names = view.names();
+  const who = typeof entry.seat === "number" ? names[entry.seat] : "";
+  const action = String(entry.action || "");
+  if (!who) return null;
+  const double = /^double (\d)$/.exec(action);
+  if (double) return t("bg.event.double", { who, n: double[1] });
+  if (action === "pass") return t("bg.event.pass", { who });
+  return action.includes("/") ? t("bg.event.play", { who, play: action }) : null;
+}
+
 export function describe(event, view) {
   if (!event || typeof event !== "object") return null;
-  const kind = event.kind || event.type;
+  const kind = event.type || event.kind; // "type" on older engines, where "kind" is the dice kind
   const names = view.names();
   const who = typeof event.seat === "number" ? names[event.seat] : "";
   const dice = Array.isArray(event.dice) ? event.dice.join("-") : "";

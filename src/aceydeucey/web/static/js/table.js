@@ -63,7 +63,15 @@ async function accept(info) {
   connect();
 }
 
-async function loadEvents() {
+let loadingEvents = null;
+
+function loadEvents() {
+  // one fetch at a time; a later call waits for it and fetches again from where it ended
+  loadingEvents = (loadingEvents || Promise.resolve()).then(fetchEvents);
+  return loadingEvents;
+}
+
+async function fetchEvents() {
   try {
     const data = await api("GET", tablePath("/events") + (invite ? "&" : "?") + `since=${eventsSeen}`);
     const list = Array.isArray(data) ? data : data.events || [];
@@ -107,7 +115,12 @@ function onMessage(data) {
       if (data.observation) ctx.obs = data.observation;
       if (typeof data.seq === "number") ctx.seq = data.seq;
       absorb(data);
-      if (data.event) logEvent(data.event, data.event.seq ?? data.seq);
+      if (data.event) {
+        const at = data.event.seq ?? data.seq;
+        // several entries may have landed at once (a bot's reply, a deal): fetch what is missing
+        if (typeof at === "number" && eventsSeen > 0 && at > eventsSeen + 1) loadEvents();
+        else logEvent(data.event, at);
+      }
       header(); render();
       if (isOver() && !ctx.revealed) revealSeed();
       break;
@@ -303,7 +316,10 @@ function entryText(entry) {
   const event = entry && typeof entry === "object" && "event" in entry && "seq" in entry ? entry.event : entry;
   const who = entry && typeof entry.seat === "number" ? seatName(ctx.seats, entry.seat) : "";
   if (entry && ["resign", "claim", "handover"].includes(entry.kind)) return t(`log.${entry.kind}`, { who });
-  let text = event && ctx.module?.describe ? ctx.module.describe(event, ctx) : null;
+  // an event that does not belong to this entry (a game's narration may lag) is not used
+  const fits = event && (!ctx.module?.matches || ctx.module.matches(entry, event));
+  let text = fits && ctx.module?.describe ? ctx.module.describe(event, ctx) : null;
+  if (!text && entry?.action && ctx.module?.describeAction) text = ctx.module.describeAction(entry, ctx);
   if (entry && entry.kind === "timeout") text = t("log.timeout", { who, action: text || entry.action || "" });
   if (text) return text;
   if (!entry || typeof entry !== "object") return null;
