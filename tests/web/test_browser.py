@@ -473,3 +473,25 @@ def test_an_unknown_table_says_so_in_the_readers_language(contexts: Any, live_se
     assert page.is_hidden("#table-grid")
     assert page.is_visible("#lost a")
     assert "nosuchtable" in page.inner_text("#page-error")
+
+
+def test_a_private_table_is_found_only_by_its_invite(
+    contexts: Any, live_server: str, api: httpx.Client
+) -> None:
+    page = contexts("en")
+    page.goto(live_server + "/")
+    page.wait_for_selector("#seats select")
+    page.fill("#nick", "Ana")
+    page.check("input[name=game][value=backgammon]")
+    page.select_option("#seat-1", "human")
+    page.uncheck("#public")
+    page.click("#create-btn")
+    page.wait_for_url("**/tables/*")
+    page.wait_for_selector(".bg-board")
+    table = page.evaluate("aceydeucey.tableId")
+    assert table not in {t["id"] for t in api.get("/api/tables").json()["tables"]}
+    invite = page.input_value("#table-invite")
+    friend = contexts("pt")
+    friend.goto(invite)
+    friend.wait_for_selector("#join:not([hidden]) [data-seat='1']")
+    assert friend.text_content("#join h2") == "Escolha um lugar, ou assista"

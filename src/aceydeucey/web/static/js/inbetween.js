@@ -35,7 +35,7 @@ function stakeControl(verb, amounts, view) {
   const min = amounts[0], max = amounts[amounts.length - 1];
   const id = `stake-${verb}`;
   const range = h("input", { type: "range", id, min, max, step: 1, value: min, "aria-label": t(`ib.stake_${verb}`) });
-  const number = h("input", { type: "number", min, max, step: 1, value: min, "aria-label": t(`ib.stake_${verb}`), style: "width:5.5em", id: `${id}-n` });
+  const number = h("input", { type: "number", min, max, step: 1, value: min, "aria-label": t(`ib.stake_${verb}`), id: `${id}-n` });
   const button = h("button.btn.primary", { type: "button", "data-action": verb }, t(`ib.verb.${verb}`, { n: min }));
   const sync = (v) => {
     const n = Math.max(min, Math.min(max, Math.round(Number(v) || min)));
