@@ -495,3 +495,24 @@ def test_a_private_table_is_found_only_by_its_invite(
     friend.goto(invite)
     friend.wait_for_selector("#join:not([hidden]) [data-seat='1']")
     assert friend.text_content("#join h2") == "Escolha um lugar, ou assista"
+
+
+def test_a_reload_or_another_device_restores_the_seat(
+    contexts: Any, live_server: str, api: httpx.Client
+) -> None:
+    table = create_table(api, "backgammon", ["human", "bot:greedy"])
+    page = contexts("en")
+    sit(page, live_server, api, table, 0, "Ana")
+    page.goto(f"{live_server}/tables/{table}")
+    page.wait_for_function("aceydeucey.me && aceydeucey.me.seat === 0")
+    page.reload()
+    page.wait_for_function("aceydeucey.me && aceydeucey.me.seat === 0")
+    link = page.input_value("#seat-link")
+    other = contexts("en")  # a second device: no cookie, only the seat's link
+    other.goto(link)
+    other.wait_for_function("aceydeucey.me && aceydeucey.me.seat === 0")
+    assert "#token" not in other.url
+    assert other.is_hidden("#join")
+    stranger = contexts("en")
+    stranger.goto(f"{live_server}/tables/{table}#token=not-a-real-token")
+    stranger.wait_for_function("aceydeucey.info && !aceydeucey.me")

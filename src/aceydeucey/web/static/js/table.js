@@ -7,6 +7,14 @@ const tableId = PAGE.table;
 const params = new URLSearchParams(location.search);
 const invite = params.get("invite");
 
+// a seat's own link (#token=...) carries the seat to another device; the fragment never
+// reaches the server, and it is taken out of the address at once
+const carried = new URLSearchParams(location.hash.slice(1)).get("token");
+if (carried) {
+  saveSeat(tableId, null, carried);
+  history.replaceState(null, "", location.pathname + location.search);
+}
+
 const ctx = {
   tableId, me: loadSeat(tableId), info: null, obs: null, seq: 0, seats: [], rules: {},
   game: null, module: null, coach: false, pending: false, lang: LANG,
@@ -194,6 +202,8 @@ function header() {
   if (info.invite) url.search = info.invite.startsWith("?") ? info.invite : `?invite=${encodeURIComponent(info.invite)}`;
   else if (invite) url.searchParams.set("invite", invite);
   $("table-invite").value = url.toString();
+  $("seat-link-box").hidden = !ctx.me;
+  if (ctx.me) $("seat-link").value = `${url}#token=${encodeURIComponent(ctx.me.token)}`;
   const fair = info.fairness || {};
   $("commitment").textContent = fair.commitment || "–";
   $("record-link").href = tablePath("/record");
@@ -397,6 +407,7 @@ async function simple(path) {
 $("join-nick").value = nickname();
 $("watch").addEventListener("click", () => { watching = true; $("join").hidden = true; });
 $("copy-table-invite").addEventListener("click", () => copyText($("table-invite")));
+$("copy-seat-link").addEventListener("click", () => copyText($("seat-link")));
 $("chat-form").addEventListener("submit", sendChat);
 $("rematch").addEventListener("click", rematch);
 $("resign").addEventListener("click", () => { if (confirm(t("table.resign_confirm"))) simple("/resign"); });
