@@ -516,3 +516,24 @@ def test_a_reload_or_another_device_restores_the_seat(
     stranger = contexts("en")
     stranger.goto(f"{live_server}/tables/{table}#token=not-a-real-token")
     stranger.wait_for_function("aceydeucey.info && !aceydeucey.me")
+
+
+def test_a_turn_timer_set_in_the_lobby_counts_down_at_the_table(
+    contexts: Any, live_server: str, api: httpx.Client
+) -> None:
+    page = contexts("en")
+    page.goto(live_server + "/")
+    page.wait_for_selector("#seats select")
+    page.fill("#nick", "Ana")
+    page.check("input[name=game][value=backgammon]")
+    page.click("#table-box summary")
+    page.fill("#turn-seconds", "120")
+    page.select_option("#on-timeout", "bot")
+    page.click("#create-btn")
+    page.wait_for_url("**/tables/*")
+    table = page.evaluate("aceydeucey.tableId")
+    view = api.get(f"/api/tables/{table}").json()
+    assert view["turn_seconds"] == 120 and view["on_timeout"] == "bot"
+    page.wait_for_selector("#timer:not([hidden])")
+    assert re.fullmatch(r"\d+ s left", page.inner_text("#timer"))
+    assert int(page.inner_text("#timer").split()[0]) <= 120

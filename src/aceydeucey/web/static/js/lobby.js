@@ -167,6 +167,10 @@ async function create(event) {
   const nick = $("nick").value.trim();
   saveNickname(nick);
   const body = { game: current.id, options: chosenOptions(), seats: chosenSeats(), public: $("public").checked };
+  const seconds = $("turn-seconds").value.trim();
+  if (seconds) { body.turn_seconds = Number(seconds); body.on_timeout = $("on-timeout").value; }
+  const away = $("claim-after").value.trim();
+  if (away) body.claim_after = Number(away);
   const button = $("create-btn");
   button.disabled = true;
   showError($("create-error"), "");

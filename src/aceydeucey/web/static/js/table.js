@@ -196,6 +196,7 @@ function header() {
   $("table-title").textContent = gameName(info.game);
   document.title = `${gameName(info.game)} · ${t("site.name")}`;
   $("table-variant").textContent = rules.preset || rules.variant || "";
+  $("watchers").textContent = t("lobby.spectators", { count: info.spectators ?? 0 });
   $("table-status").textContent = t(`status.${info.status}`) === `status.${info.status}` ? (info.status || "") : t(`status.${info.status}`);
   const url = new URL(location.href);
   url.search = "";
@@ -401,6 +402,17 @@ async function simple(path) {
   try { await api("POST", tablePath(path), {}, ctx.me?.token); await resync(); }
   catch (err) { showError($("action-error"), err.message); }
 }
+
+function tick() {
+  const deadline = ctx.info?.deadline;
+  const node = $("timer");
+  if (typeof deadline !== "number" || isOver()) { node.hidden = true; return; }
+  const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
+  node.hidden = false;
+  node.textContent = t("table.time_left", { s: left });
+  node.classList.toggle("low", left <= 10);
+}
+setInterval(tick, 1000);
 
 // -- start ----------------------------------------------------------------------------------
 
