@@ -450,7 +450,7 @@ class TableService:
         transaction, then apply and push each in order."""
         now = self.clock()
         try:
-            async with self.store.engine.begin() as conn:
+            async with self.store.write() as conn:
                 made = make()
                 entries = [
                     (Entry(t.seq + 1 + i, kind, seat, text, data, now), after)
@@ -509,7 +509,7 @@ class TableService:
             return cutting_seat(t.game, None)
 
     async def _set_cut(self, t: LiveTable, cut: bytes) -> None:
-        async with self.store.engine.begin() as conn:
+        async with self.store.write() as conn:
             await conn.execute(
                 tables.update()
                 .where(tables.c.id == t.id, tables.c.cut.is_(None))

@@ -15,8 +15,10 @@ and PostgreSQL):
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -135,8 +137,22 @@ class Store:
         elif schema:
             kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
         self.engine: AsyncEngine = create_async_engine(url, **kwargs)
+        # SQLite has one writer at a time: this process's writers queue here rather than
+        # in SQLite's busy handler (which sleeps); other processes still meet busy_timeout.
+        self._write_lock: asyncio.Lock | None = None
         if self.is_sqlite:
             sa.event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            self._write_lock = asyncio.Lock()
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncConnection]:
+        """A write transaction (committed on success, rolled back on any error)."""
+        if self._write_lock is None:
+            async with self.engine.begin() as conn:
+                yield conn
+            return
+        async with self._write_lock, self.engine.begin() as conn:
+            yield conn
 
     async def close(self) -> None:
         await self.engine.dispose()
@@ -153,7 +169,7 @@ class Store:
 
     # -- tables ---------------------------------------------------------------------------
     async def create_table(self, row: dict[str, Any]) -> None:
-        async with self.engine.begin() as conn:
+        async with self.write() as conn:
             await conn.execute(tables.insert().values(**row))
 
     async def load_table(self, table_id: str) -> dict[str, Any] | None:
@@ -162,12 +178,12 @@ class Store:
         return dict(found._mapping) if found is not None else None
 
     async def update_table(self, table_id: str, **values: Any) -> None:
-        async with self.engine.begin() as conn:
+        async with self.write() as conn:
             await conn.execute(tables.update().where(tables.c.id == table_id).values(**values))
 
     async def set_rematch(self, table_id: str, rematch_id: str) -> bool:
         """Link a rematch, unless another request linked one first (then False)."""
-        async with self.engine.begin() as conn:
+        async with self.write() as conn:
             done = await conn.execute(
                 tables.update()
                 .where(tables.c.id == table_id, tables.c.rematch.is_(None))
@@ -196,7 +212,7 @@ class Store:
     async def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> bool:
         """Seat a person; False when the seat is taken (the primary key decides)."""
         try:
-            async with self.engine.begin() as conn:
+            async with self.write() as conn:
                 await conn.execute(
                     seats.insert().values(
                         table_id=table_id,
@@ -245,7 +261,7 @@ class Store:
     # -- chat -----------------------------------------------------------------------------
     async def add_chat(self, table_id: str, seat: int, name: str, text: str) -> dict[str, Any]:
         at = time.time()
-        async with self.engine.begin() as conn:
+        async with self.write() as conn:
             done = await conn.execute(
                 chat.insert().values(table_id=table_id, seat=seat, name=name, text=text, at=at)
             )
