@@ -256,6 +256,27 @@ export function render(board, controls, view) {
     turn.selected = null;
     render(board, controls, view);
   };
+  // the keyboard: movable checkers and open points are buttons (Tab, then Enter or Space)
+  const placeName = (where) => (where === "in" ? t("bg.in") : where === "bar" ? t("bg.bar") : where === "off" ? t("bg.bear_off") : t("bg.point", { n: where }));
+  for (const node of svg.querySelectorAll("[data-from], [data-target]")) {
+    const from = node.getAttribute("data-from");
+    node.setAttribute("tabindex", "0");
+    node.setAttribute("role", "button");
+    node.setAttribute("aria-label", from ? t("bg.move_from", { place: placeName(from) }) : t("bg.move_to", { place: placeName(node.getAttribute("data-target")) }));
+  }
+  svg.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    const to = e.target.getAttribute && e.target.getAttribute("data-target");
+    const from = e.target.getAttribute && e.target.getAttribute("data-from");
+    if (!to && !from) return;
+    e.preventDefault();
+    if (to && turn.selected !== null) step(to);
+    else {
+      turn.selected = String(turn.selected) === from ? null : (/^\d+$/.test(from) ? Number(from) : from);
+      render(board, controls, view);
+    }
+    board.querySelector(turn.selected !== null ? "[data-target]" : "[data-from]")?.focus();
+  });
   // a point under the pointer that accepts the selected checker (a checker on it counts too)
   const targetAt = (x, y) => {
     for (const node of document.elementsFromPoint(x, y)) {
