@@ -45,7 +45,7 @@ export function render(board, controls, view) {
   };
   parts.push(h("div.aces-seats", {}, ...chips.map((c, i) => h("div", { class: `ib-seat ${i === roller ? "active" : ""}`, "data-seat": i },
     h("span.n", {}, names[i] || t("table.seat_n", { n: i + 1 }), rolled(i)),
-    h("b", { "data-chips": c }, String(c)), " ", t("ib.chips"),
+    h("b", { "data-chips": c }, String(c)), " ", t(c === 1 ? "ib.chip" : "ib.chips"),
     h("div.chips", { "aria-hidden": "true" }, ...Array.from({ length: Math.min(c, 20) }, () => h("span.chip")))))));
   board.className = "felt aces";
   board.replaceChildren(...parts);

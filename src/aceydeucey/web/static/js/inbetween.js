@@ -95,7 +95,7 @@ export function render(board, controls, view) {
     h("div.ib-round", {}, [obs.round ? t("ib.round", { n: obs.round }) : "", typeof obs.dealer === "number" ? t("ib.dealer", { name: names[obs.dealer] || "" }) : ""].filter(Boolean).join(" · ")));
   const seats = h("div.ib-seats", {}, ...chips.map((c, i) => h("div", { class: `ib-seat ${i === active ? "active" : ""}`, "data-seat": i },
     h("span.n", {}, names[i] || t("table.seat_n", { n: i + 1 }), i === obs.dealer ? ` · ${t("ib.dealer_short")}` : ""),
-    h("b", { "data-chips": c }, String(c)), " ", t("ib.chips"),
+    h("b", { "data-chips": c }, String(c)), " ", t(c === 1 ? "ib.chip" : "ib.chips"),
     Array.isArray(obs.bets) && obs.bets[i] ? h("span", {}, ` · ${t("ib.bet_shown", { n: obs.bets[i] })}`) : null)));
   const parts = [top, postsRow(obs, view)];
   if (lastHand && !(obs.posts || []).length) {
