@@ -587,3 +587,37 @@ def test_random_requests_answer_json_and_only_accepted_ones_change_the_table(
             assert snapshot(client, table_id, tokens) == before
         events = client.get(f"/api/tables/{table_id}/events").json()
         assert [e["seq"] for e in events["events"]] == list(range(1, events["seq"] + 1))
+
+
+def test_the_seat_on_the_dealers_right_cuts(client: TestClient) -> None:
+    table_id = new_table(client, "inbetween", ["human"] * 3, options={"players": 3, "dealer": 1})
+    fair = view(client, table_id)["fairness"]
+    assert fair["cutter"] == 0 and fair["cut"] is None  # the right of seat 1 is seat 0
+    r = client.post(f"/api/tables/{table_id}/seats/0", json={"name": "Ana", "cut": "my cut"})
+    assert r.status_code == 200
+    seat(client, table_id, 1)
+    seat(client, table_id, 2)
+    assert view(client, table_id)["fairness"]["cut"] == b"my cut".hex()
+    other = new_table(client, "backgammon", ["human", "bot"])
+    seat(client, other, 0)
+    assert len(bytes.fromhex(view(client, other)["fairness"]["cut"])) == 16  # the server cut
+
+
+def test_the_pages_cookie_holds_the_seat(client: TestClient) -> None:
+    table_id = new_table(client, "backgammon", ["human", "human"])
+    token = seat(client, table_id, 1)
+    client.cookies.set(f"seat_{table_id}", token)
+    assert view(client, table_id)["you"] == 1
+    client.cookies.clear()
+    assert view(client, table_id)["you"] is None
+
+
+def test_a_finished_table_leaves_memory_and_comes_back_from_the_store(client: TestClient) -> None:
+    service = client.app.state.service  # type: ignore[attr-defined]
+    table_id = new_table(client, "backgammon", ["human", "human"])
+    tokens = {0: seat(client, table_id, 0), 1: seat(client, table_id, 1)}
+    settle(client, table_id)
+    before = client.post(f"/api/tables/{table_id}/resign", headers=bearer(tokens[0])).json()
+    assert table_id not in service._tables
+    again = view(client, table_id, tokens[1])
+    assert again["seq"] == before["seq"] and again["ended"] == before["ended"]

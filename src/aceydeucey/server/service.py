@@ -474,6 +474,8 @@ class TableService:
                 t.row["status"] = "over"
             self._push(t, entry)
         self._spawn(self.broadcaster.publish({"table": t.id, "seq": t.seq}))
+        if over:
+            self._forget_if_done(t)
         return [entry for entry, _ in entries]
 
     # -- seats ------------------------------------------------------------------------------
@@ -1037,6 +1039,13 @@ class TableService:
         if sub.seat is not None:
             t.last_seen[sub.seat] = self.clock()
             self._push_seats(t)
+        self._forget_if_done(t)
+
+    def _forget_if_done(self, t: LiveTable) -> None:
+        """Drop a finished table nobody watches from memory (the store rebuilds it on demand)."""
+        if t.over and not self.hub.subscribers(t.id) and self._tables.get(t.id) is t:
+            del self._tables[t.id]
+            self._loading.pop(t.id, None)
 
     def state_message(self, t: LiveTable, seat: int | None) -> dict[str, Any]:
         obs = self.observation(t, seat)
