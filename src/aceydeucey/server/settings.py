@@ -6,7 +6,26 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Settings", "default_database_url"]
+__all__ = ["Settings", "default_database_url", "normalize_database_url"]
+
+
+def normalize_database_url(url: str) -> str:
+    """The async driver's URL for a plain one: ``postgresql://`` (or ``postgres://``) uses
+    asyncpg, ``sqlite:///`` aiosqlite; URLs that name a driver are kept.
+
+    >>> normalize_database_url("postgres://u@db/x")
+    'postgresql+asyncpg://u@db/x'
+    >>> normalize_database_url("sqlite:///tables.db")
+    'sqlite+aiosqlite:///tables.db'
+    """
+    for plain, driver in (
+        ("postgresql://", "postgresql+asyncpg://"),
+        ("postgres://", "postgresql+asyncpg://"),
+        ("sqlite://", "sqlite+aiosqlite://"),
+    ):
+        if url.startswith(plain):
+            return driver + url[len(plain) :]
+    return url
 
 
 def default_database_url() -> str:
@@ -60,4 +79,6 @@ class Settings:
         if os.environ.get("ACEYDEUCEY_CLAIM_AFTER"):
             env["claim_after"] = float(os.environ["ACEYDEUCEY_CLAIM_AFTER"])
         env.update({k: v for k, v in overrides.items() if v is not None})
+        if isinstance(env.get("database_url"), str):
+            env["database_url"] = normalize_database_url(str(env["database_url"]))
         return cls(**env)  # type: ignore[arg-type]
