@@ -621,3 +621,23 @@ def test_a_finished_table_leaves_memory_and_comes_back_from_the_store(client: Te
     assert table_id not in service._tables
     again = view(client, table_id, tokens[1])
     assert again["seq"] == before["seq"] and again["ended"] == before["ended"]
+
+
+def test_the_turn_timer_fires_by_itself(client: TestClient) -> None:
+    import functools
+    import time
+
+    service = client.app.state.service  # type: ignore[attr-defined]
+    make = functools.partial(
+        service.create, "backgammon", {}, ["human", "human"], turn_seconds=0.2, on_timeout="bot"
+    )
+    table_id = client.portal.call(make).id  # type: ignore[union-attr]
+    seat(client, table_id, 0)
+    seat(client, table_id, 1)
+    for _ in range(500):  # a bounded wait for the timer, not a timing assertion
+        events = client.get(f"/api/tables/{table_id}/events").json()["events"]
+        if any(e["kind"] == "timeout" for e in events):
+            break
+        time.sleep(0.02)
+    else:
+        raise AssertionError("the turn timer never ran out")
