@@ -64,14 +64,21 @@ function postsRow(obs, view) {
   const shown = posts.length ? posts : (showLast ? lastHand.posts : []);
   const third = posts.length ? null : (showLast ? lastHand.third : null);
   const wrap = (node, label, extra = "") => h("div", { class: extra }, node, h("div.card-label", {}, label));
+  if (!shown.length && view.rules?.hidden && obs.phase === "decide") {
+    // face-down hands: everyone else sees only the backs of the player's two cards
+    row.append(wrap(cardBack(), t("ib.face_down")), wrap(h("div.card-slot", {}, t("ib.third_pending")), t("ib.third")), wrap(cardBack(), t("ib.face_down")));
+    return row;
+  }
   if (!shown.length) {
     row.append(wrap(h("div.card-slot", {}, t("ib.post")), t("ib.post")), wrap(h("div.card-slot", {}, t("ib.third")), t("ib.third")), wrap(h("div.card-slot", {}, t("ib.post")), t("ib.post")));
     return row;
   }
-  row.append(wrap(card(shown[0]), t("ib.post")));
-  if (shown.length > 2) row.append(wrap(card(shown[2]), t("ib.post")));
+  const secret = new Set(obs.hidden_hand || []);
+  const label = (c) => (secret.has(c) ? t("ib.post_secret") : t("ib.post"));
+  row.append(wrap(card(shown[0]), label(shown[0])));
+  if (shown.length > 2) row.append(wrap(card(shown[2]), label(shown[2])));
   row.append(third ? wrap(card(third), t("ib.third"), "third") : wrap(h("div.card-slot", {}, t("ib.third_pending")), t("ib.third")));
-  row.append(shown[1] ? wrap(card(shown[1]), t("ib.post")) : wrap(cardBack(), t("ib.post")));
+  row.append(shown[1] ? wrap(card(shown[1]), label(shown[1])) : wrap(cardBack(), t("ib.post")));
   return row;
 }
 
