@@ -547,3 +547,34 @@ def test_a_turn_timer_set_in_the_lobby_counts_down_at_the_table(
     page.wait_for_selector("#timer:not([hidden])")
     assert re.fullmatch(r"\d+ s left", page.inner_text("#timer"))
     assert int(page.inner_text("#timer").split()[0]) <= 120
+
+
+def test_face_down_cards_stay_off_every_other_screen(
+    contexts: Any, live_server: str, api: httpx.Client
+) -> None:
+    table = create_table(
+        api,
+        "inbetween",
+        ["human", "bot:ev", "bot:ev"],
+        preset="guide",
+        players=3,
+        hidden=True,
+        deal="both-around",
+    )
+    me = contexts("en")
+    sit(me, live_server, api, table, 0, "Ana")
+    me.goto(f"{live_server}/tables/{table}")
+    me.wait_for_selector("#controls [data-action]")
+    mine = me.evaluate("aceydeucey.obs.hidden_hand")
+    assert len(mine) == 2
+    shown = me.eval_on_selector_all("#board svg[data-card]", "els => els.map(e => e.dataset.card)")
+    assert sorted(shown) == sorted(mine)
+    assert "only you see it" in me.inner_text("#board")
+    watcher = contexts("en")
+    watcher.goto(f"{live_server}/tables/{table}")
+    watcher.wait_for_function("window.aceydeucey && aceydeucey.obs")
+    html = watcher.content()
+    seen = json.dumps(watcher.evaluate("aceydeucey.obs"))
+    for card in mine:
+        assert f'data-card="{card}"' not in html
+        assert f'"{card}"' not in seen
