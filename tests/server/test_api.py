@@ -405,6 +405,10 @@ def test_a_restart_rebuilds_every_table_exactly(settings_factory: Callable[..., 
         actions = [e.text for e in live.entries if e.is_action]
         state = live.state
     with TestClient(create_app(settings_factory())) as c:
+        c.app.state.service._tables.clear()  # type: ignore[attr-defined]  # the lobby from the store
+        listed = {t["id"]: t for t in c.get("/api/tables").json()["tables"]}
+        assert (listed[table_id]["taken"], listed[table_id]["status"]) == (3, "playing")
+        assert [s["name"] for s in listed[table_id]["seats"]] == ["p0", "p1", "p2"]
         after = snapshot(c, table_id, tokens)
         assert after == before
         rebuilt = c.portal.call(c.app.state.service.table, table_id)  # type: ignore[attr-defined,union-attr]

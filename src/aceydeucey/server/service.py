@@ -1003,24 +1003,41 @@ class TableService:
         return t.events[max(0, since) :]
 
     async def lobby(self) -> list[dict[str, Any]]:
+        """The lobby, from the store (tables held here add who is connected)."""
+        from aceydeucey.core.registry import game_class
+
         out = []
-        for item in await self.store.lobby():
+        for row in await self.store.lobby():
             try:
-                t = await self.table(item["id"])
+                preset_key = game_class(row["game"]).rules_class.PRESET_KEY
             except AceyDeuceyError:
                 continue
-            preset_key = type(t.game.rules).PRESET_KEY
+            live = self._tables.get(row["id"])
+            if live is not None:
+                seat_list = self.seats_view(live)
+            else:
+                seat_list = [
+                    {
+                        "seat": i,
+                        "kind": k["kind"],
+                        "bot": k.get("bot"),
+                        "name": row["taken"].get(i) if k["kind"] == "human" else f"bot:{k['bot']}",
+                        "taken": k["kind"] == "bot" or i in row["taken"],
+                        "connected": k["kind"] == "bot",
+                    }
+                    for i, k in enumerate(row["seat_kinds"])
+                ]
             out.append(
                 {
-                    "id": t.id,
-                    "game": t.game.game_id,
-                    "preset": t.game.rules.to_dict().get(preset_key),
-                    "seats": self.seats_view(t),
-                    "taken": sum(1 for s in t.seats if s.taken),
-                    "players": t.game.num_players,
-                    "status": t.status,
-                    "spectators": self.hub.count(t.id, None),
-                    "created_at": t.row["created_at"],
+                    "id": row["id"],
+                    "game": row["game"],
+                    "preset": row["rules"].get(preset_key),
+                    "seats": seat_list,
+                    "taken": sum(1 for s in seat_list if s["taken"]),
+                    "players": len(seat_list),
+                    "status": live.status if live is not None else row["status"],
+                    "spectators": self.hub.count(row["id"], None),
+                    "created_at": row["created_at"],
                 }
             )
         return out

@@ -199,14 +199,35 @@ class Store:
             return [r[0] for r in await conn.execute(query)]
 
     async def lobby(self, limit: int = 200) -> list[dict[str, Any]]:
+        """Public tables waiting or playing, newest first, each with its taken seats."""
         query = (
-            sa.select(tables.c.id)
+            sa.select(
+                tables.c.id,
+                tables.c.game,
+                tables.c.rules,
+                tables.c.seat_kinds,
+                tables.c.status,
+                tables.c.created_at,
+            )
             .where(tables.c.public.is_(True), tables.c.status.in_(["waiting", "playing"]))
             .order_by(tables.c.created_at.desc())
             .limit(limit)
         )
         async with self.engine.connect() as conn:
-            return [{"id": r[0]} for r in await conn.execute(query)]
+            rows = [dict(r._mapping) for r in await conn.execute(query)]
+            ids = [r["id"] for r in rows]
+            taken: dict[str, dict[int, str]] = {}
+            if ids:
+                found = await conn.execute(
+                    sa.select(seats.c.table_id, seats.c.seat, seats.c.name).where(
+                        seats.c.table_id.in_(ids)
+                    )
+                )
+                for table_id, seat, name in found:
+                    taken.setdefault(table_id, {})[seat] = name
+        for r in rows:
+            r["taken"] = taken.get(r["id"], {})
+        return rows
 
     # -- seats ----------------------------------------------------------------------------
     async def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> bool:
