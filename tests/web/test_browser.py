@@ -383,6 +383,10 @@ def test_replay_viewer_steps_back_and_forth(
     assert page.inner_text("#step-no") == f"{last - 1} / {last}"
     page.click("#first")
     assert page.inner_html("#board") == board0
+    assert page.locator("#moves li").count() == last  # every step listed, any one a click away
+    page.click("#moves li[data-step='3'] a")
+    assert page.inner_text("#step-no") == f"3 / {last}"
+    assert page.get_attribute("#moves li.here", "data-step") == "3"
     page.screenshot(path=artifacts / "replay.png", full_page=True)
     # an uploaded record file replays the same way; a broken one says why
     good = tmp_path / "game.json"

@@ -82,18 +82,19 @@ function postsRow(obs, view) {
   return row;
 }
 
-function remember(obs) {
+function remember(obs, previous) {
   const e = obs.last_event || {};
+  if (previous) livePosts = (previous.posts || []).slice(); // the replay knows the step before
   if (e.kind === "settle" && e.third) {
     lastHand = { seat: e.seat, posts: livePosts.slice(), third: e.third, outcome: e.outcome };
-  } else if ((obs.posts || []).length) {
-    lastHand = null;
+  } else if ((obs.posts || []).length || previous !== undefined) {
+    lastHand = null; // live: until the next posts; in the replay: only at the third card's step
   }
 }
 
 export function render(board, controls, view) {
   const obs = view.obs;
-  remember(obs);
+  remember(obs, view.previous);
   const names = view.names();
   const chips = obs.chips || [];
   const active = typeof obs.to_act === "number" ? obs.to_act : obs.current_player;

@@ -26,7 +26,27 @@ async function open(record) {
   const check = data.verification || {};
   $("verified").textContent = `${check.ok === true ? "✔ " : check.ok === false ? "✘ " : ""}${check.message || ""}`;
   $("verified").className = `verified ${check.ok === true ? "ok" : check.ok === false ? "bad" : ""}`;
+  listMoves();
   go(0);
+}
+
+function viewOf(k) {
+  const seats = (data.players || []).map((p, i) => ({ name: name(i), taken: true }));
+  return { obs: data.steps[k].observation, previous: k > 0 ? data.steps[k - 1].observation : null, legal: [], mine: false, me: null, seats, rules: data.rules, tableId: "replay", seq: k,
+    names: () => seats.map((_, i) => name(i)), act: () => {}, refresh: () => go(index), coach: false };
+}
+
+function stepText(k) {
+  const step = data.steps[k];
+  const event = step.observation?.last_event;
+  const said = module.describe && event ? module.describe(event, viewOf(k)) : "";
+  return said || step.action || "";
+}
+
+function listMoves() {
+  const items = data.steps.slice(1).map((step, k) => h("li", { "data-step": k + 1 },
+    h("a", { href: "#", onclick: (e) => { e.preventDefault(); go(k + 1); } }, `${k + 1}. ${stepText(k + 1)}`)));
+  $("moves").replaceChildren(...items);
 }
 
 function name(i) {
@@ -40,17 +60,17 @@ function go(i) {
   if (!data) return;
   index = Math.max(0, Math.min(data.steps.length - 1, i));
   const step = data.steps[index];
-  const seats = (data.players || []).map((p, k) => ({ name: typeof p === "string" ? p : p?.name || name(k), taken: true }));
-  const view = { obs: step.observation, legal: [], mine: false, me: null, seats, rules: data.rules, tableId: "replay", seq: index,
-    names: () => seats.map((_, k) => name(k)), act: () => {}, refresh: () => go(index), coach: false };
+  const view = viewOf(index);
+  const seats = view.seats;
   module.render($("board"), document.createElement("div"), view);
   $("step-no").textContent = t("replay.step", { n: index, of: data.steps.length - 1 });
   $("scrub").value = index;
-  const event = step.observation?.last_event;
-  const said = module.describe && event ? module.describe(event, view) : "";
-  $("step-action").textContent = step.action ? `${step.action}${said ? " — " + said : ""}` : t("replay.start");
+  const said = stepText(index);
+  $("step-action").textContent = step.action ? `${step.action}${said && said !== step.action ? " — " + said : ""}` : t("replay.start");
   $("first").disabled = $("prev").disabled = index === 0;
   $("last").disabled = $("next").disabled = index === data.steps.length - 1;
+  for (const li of $("moves").children) li.classList.toggle("here", Number(li.dataset.step) === index);
+  $("moves").querySelector(".here")?.scrollIntoView({ block: "nearest" });
   $("seat-list").replaceChildren(...seats.map((_, k) => h("li", { "data-seat": k }, h("span.dot.on"), h("span.who", {}, name(k)), h("span.bal", {}, module.balance ? module.balance(step.observation, k) ?? "" : ""))));
 }
 
