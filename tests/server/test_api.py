@@ -95,6 +95,11 @@ def test_lobby_lists_public_tables_not_private_ones(client: TestClient) -> None:
         ({"game": "backgammon", "seats": ["human", "bot:nobody"]}, "bot.unknown"),
         ({"options": {}}, "server.bad_request"),
         ({"game": "backgammon", "turn_seconds": 1}, "server.bad_request"),
+        ({"game": "inbetween", "options": {"preset": []}}, "server.option_value"),
+        ({"game": "inbetween", "options": {"players": {"a": 1}}}, "server.option_value"),
+        ({"game": "inbetween", "options": {"round_limits": [[1]]}}, "server.option_value"),
+        ({"game": "inbetween", "options": {"players": 1e308}}, "rules.text"),
+        ({"game": ["inbetween"]}, "server.bad_request"),
     ],
 )
 def test_bad_tables_are_refused_with_the_engines_message(

@@ -255,12 +255,28 @@ class TableService:
         """The game for ``options`` as a form sends them: text values read by each option's type."""
         from aceydeucey.core.registry import game_class
 
+        if not isinstance(game_id, str):
+            raise ServerError(400, "server.option_value", option="game", value=repr(game_id)[:60])
         rules_class = game_class(game_id).rules_class
+        for name, value in options.items():
+            scalar = (str, int, float, bool, type(None))
+            if not (
+                isinstance(value, scalar)
+                or (isinstance(value, list) and all(isinstance(v, scalar) for v in value))
+            ) or (name == rules_class.PRESET_KEY and not isinstance(value, str | None)):
+                raise ServerError(400, "server.option_value", option=name, value=repr(value)[:60])
         parsed = {
             name: rules_class.parse_option(name, value) if isinstance(value, str) else value
             for name, value in options.items()
         }
-        return load_game(game_id, **parsed)
+        try:
+            return load_game(game_id, **parsed)
+        except AceyDeuceyError:
+            raise
+        except (TypeError, ValueError, OverflowError) as exc:  # a value no option can take
+            raise ServerError(
+                400, "server.options_invalid", problem=f"{type(exc).__name__}: {exc}"[:200]
+            ) from None
 
     def parse_seats(self, game: Game, kinds: list[str] | None) -> list[dict[str, Any]]:
         n = game.num_players
