@@ -451,6 +451,9 @@ def test_lobby_form_has_every_option_and_refuses_a_contradiction(
         assert o["help"] in text and o["source"] in text
     kinds = page.eval_on_selector_all("#seats .seat-kind", "els => els.map(e => e.value)")
     assert kinds == ["human", "bot"], "a two-seat game offers a person against a bot"
+    page.select_option("#preset", "dutch")
+    assert page.get_attribute("#preset-rules", "href") == "/rules/backgammon?preset=dutch"
+    page.select_option("#preset", "acey-deucey")
     page.select_option("#opt-acey_deucey", "false")
     page.select_option("#opt-acey_doubles_choice", json.dumps("rolled"))
     page.click("#create-btn")

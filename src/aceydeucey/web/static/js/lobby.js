@@ -61,6 +61,7 @@ function renderPresetHelp() {
   const p = current.presets.find((x) => x.name === $("preset").value) || {};
   const parts = [p.summary || p.help || "", p.source ? t("lobby.source", { source: p.source }) : ""].filter(Boolean);
   $("preset-help").textContent = parts.join(" · ");
+  $("preset-rules").href = `/rules/${encodeURIComponent(current.id)}?preset=${encodeURIComponent($("preset").value)}`;
 }
 
 function shownValue(value) {
