@@ -93,8 +93,9 @@ def test_lobby_lists_public_tables_not_private_ones(client: TestClient) -> None:
         ({"game": "backgammon", "seats": ["human"]}, "server.seats_count"),
         ({"game": "backgammon", "seats": ["human", "robot"]}, "server.seat_kind"),
         ({"game": "backgammon", "seats": ["human", "bot:nobody"]}, "bot.unknown"),
-        ({"options": {}}, "server.bad_request"),
-        ({"game": "backgammon", "turn_seconds": 1}, "server.bad_request"),
+        ({"options": {}}, "server.field_missing"),
+        ({"game": "backgammon", "turn_seconds": 1}, "server.field_range"),
+        ({"game": "backgammon", "on_timeout": "sleep"}, "server.field_choice"),
         ({"game": "inbetween", "options": {"preset": []}}, "server.option_value"),
         ({"game": "inbetween", "options": {"players": {"a": 1}}}, "server.option_value"),
         ({"game": "inbetween", "options": {"round_limits": [[1]]}}, "server.option_value"),
@@ -151,7 +152,8 @@ def test_seats_tokens_and_their_errors(client: TestClient) -> None:
     assert bot_seat.status_code == 409
     assert client.post(f"/api/tables/{table_id}/seats/7", json={"name": "C"}).status_code == 404
     assert client.post("/api/tables/nope/seats/0", json={"name": "C"}).status_code == 404
-    assert client.post(f"/api/tables/{table_id}/seats/0", json={}).status_code == 400
+    missing = client.post(f"/api/tables/{table_id}/seats/0?lang=pt", json={})
+    assert missing.status_code == 400 and missing.json()["error"]["message"] == "falta name"
     mine = view(client, table_id, token)
     assert mine["you"] == 0 and mine["observation"]["seat"] == 0
     assert mine["seats"][0]["name"] == "Ana"
@@ -178,8 +180,8 @@ def test_every_bad_action_answers_clearly_and_changes_nothing(client: TestClient
         ({"action": "fly away", "seq": seq}, bearer(tokens[who]), 400, ""),
         ({"action": legal[0], "seq": seq - 1}, bearer(tokens[who]), 409, "server.seq_stale"),
         ({"action": legal[0], "seq": seq + 5}, bearer(tokens[who]), 409, "server.seq_stale"),
-        ({"action": legal[0]}, bearer(tokens[who]), 400, "server.bad_request"),
-        ({"action": "x" * 500, "seq": seq}, bearer(tokens[who]), 400, "server.bad_request"),
+        ({"action": legal[0]}, bearer(tokens[who]), 400, "server.field_missing"),
+        ({"action": "x" * 500, "seq": seq}, bearer(tokens[who]), 400, "server.field_too_long"),
         (b'{"action": "pass", "seq": ', bearer(tokens[who]), 400, "server.bad_json"),
         (b"[1, 2]", bearer(tokens[who]), 400, "server.bad_request"),
         (b'{"pad": "' + b"x" * 20000 + b'"}', bearer(tokens[who]), 413, "server.body_too_large"),

@@ -12,6 +12,7 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -121,6 +122,28 @@ async def _no_receive() -> Message:
     return {"type": "http.disconnect"}
 
 
+def validation_error(problem: Any) -> ServerError:
+    """A request-model error as a catalog message (the model's own text kept as ``detail``)."""
+    where = ".".join(str(p) for p in problem.get("loc", ()) if p != "body") or "body"
+    kind = str(problem.get("type", ""))
+    ctx = problem.get("ctx") or {}
+    detail = str(problem.get("msg", ""))
+    if kind == "missing":
+        return ServerError(400, "server.field_missing", field=where)
+    if kind == "string_too_long":
+        return ServerError(400, "server.field_too_long", field=where, limit=ctx.get("max_length"))
+    if kind == "string_too_short":
+        return ServerError(400, "server.field_too_short", field=where, limit=ctx.get("min_length"))
+    if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+        bound = next((ctx[k] for k in ("ge", "le", "gt", "lt") if k in ctx), "")
+        return ServerError(400, "server.field_range", field=where, bound=str(bound), detail=detail)
+    if kind == "literal_error":
+        return ServerError(
+            400, "server.field_choice", field=where, accepted=str(ctx.get("expected", ""))
+        )
+    return ServerError(400, "server.bad_request", field=where, problem=detail)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The server: the JSON API, the WebSocket, the pages and their static files."""
     settings = settings or Settings.from_env()
@@ -156,11 +179,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if any(e.get("type") == "json_invalid" for e in errors):
             error = ServerError(400, "server.bad_json")
         else:
-            first = errors[0] if errors else {}
-            where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-            error = ServerError(
-                400, "server.bad_request", field=where or "body", problem=str(first.get("msg", ""))
-            )
+            error = validation_error(errors[0] if errors else {})
         return JSONResponse(error_body(error, request_lang(request)), status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
