@@ -70,7 +70,10 @@ def test_every_page_carries_the_whole_web_catalog_for_its_scripts(client: TestCl
     client.cookies.clear()
 
 
-@pytest.mark.parametrize("game", aceydeucey.game_ids())
+GAMES = ("inbetween", "backgammon", "aces-in-the-pot")
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_rules_sheets_in_both_languages(client: TestClient, game: str) -> None:
     en = client.get(f"/rules/{game}?lang=en").text
     pt = client.get(f"/rules/{game}?lang=pt").text
@@ -107,7 +110,7 @@ def _record(game: str, **options: object) -> Record:
     return record
 
 
-@pytest.mark.parametrize("game", aceydeucey.game_ids())
+@pytest.mark.parametrize("game", GAMES)
 def test_replay_steps_follow_the_record(game: str) -> None:
     record = _record(game)
     data = replay_steps(record.to_dict(), "en")

@@ -162,13 +162,18 @@ def rules_page(request: Request, game: str, preset: str | None = None) -> HTMLRe
         rules = rules_class.resolve(**{key: name})
     except AceyDeuceyError as exc:
         return _render(request, "error.html", status=400, message=_error_text(exc, lang))
+    sections = sheet(game, rules, lang)
+    if not sections:
+        return _render(
+            request, "error.html", status=404, message=t("web", "error.no_sheet", lang, game=game)
+        )
     return _render(
         request,
         "rules.html",
         game=game,
         preset=name,
         presets=list(rules_class.PRESETS),
-        sections=sheet(game, rules, lang),
+        sections=sections,
     )
 
 
@@ -179,7 +184,10 @@ def _error_text(exc: AceyDeuceyError, lang: str) -> str:
 def sheet(game: str, rules: Any, lang: str) -> list[tuple[str, list[str]]]:
     """The game's rules sheet as (heading, paragraphs), from the game's ``sheet`` module."""
     package = game_class(game).__module__.rsplit(".", 1)[0]
-    module = importlib.import_module(f"{package}.sheet")
+    try:
+        module = importlib.import_module(f"{package}.sheet")
+    except ImportError:
+        return []
     sections = getattr(module, "sheet_sections", None)
     if callable(sections):
         return [(str(h), [str(p) for p in ps]) for h, ps in sections(rules, lang)]
