@@ -209,3 +209,13 @@ def test_the_viewer_checks_the_dealing_against_the_revealed_seeds(client: TestCl
     assert bad["verification"]["ok"] is False
     unrevealed = {**record, "fairness": {**record["fairness"], "server_seed": None}}
     assert client.post("/replay/steps", json=unrevealed).json()["verification"]["ok"] is None
+
+
+def test_the_language_switch_keeps_the_page_and_its_query(client: TestClient) -> None:
+    html = client.get("/rules/backgammon?preset=dutch&lang=en").text
+    client.cookies.clear()
+    link = re.search(r'href="(/lang/pt\?next=[^"]+)"', html)
+    assert link
+    back = client.get(link.group(1).replace("&amp;", "&"), follow_redirects=False)
+    assert back.headers["location"] == "/rules/backgammon?preset=dutch"
+    client.cookies.clear()

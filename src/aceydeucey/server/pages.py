@@ -15,7 +15,7 @@ import importlib
 import json
 from functools import cache
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -96,11 +96,10 @@ def _render(request: Request, name: str, status: int = 200, **context: Any) -> H
     path = request.url.path
     context.setdefault("page_data", {})
     context["page_data_json"] = Markup(_script_json(context["page_data"]))
-    html = (
-        _env(lang)
-        .get_template(name)
-        .render(request=request, path=path, here=quote(path), **context)
-    )
+    kept = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "lang"])
+    here = quote(path + (f"?{kept}" if kept else ""), safe="")
+    template = _env(lang).get_template(name)
+    html = template.render(request=request, path=path, here=here, **context)
     response = HTMLResponse(html, status_code=status)
     asked = request.query_params.get("lang")
     if asked in LANGS:
