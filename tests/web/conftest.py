@@ -102,11 +102,22 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
+_ARTIFACTS: list[Path] = []
+
+
 @pytest.fixture(scope="session")
 def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("web-artifacts")
     print(f"\nbrowser test screenshots: {folder}")
+    _ARTIFACTS.append(folder)
     return folder
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Name the screenshots' folder at the end of every run that took some."""
+    for folder in _ARTIFACTS:
+        shots = len(list(folder.glob("*.png")))
+        terminalreporter.write_line(f"browser test screenshots ({shots}): {folder}")
 
 
 @pytest.fixture(scope="session")
