@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 
 from aceydeucey.cli import aces, backgammon, inbetween
+from aceydeucey.cli import serve as serve_cli
 from aceydeucey.cli.common import LangOption, console, fail_error, resolve_lang
 from aceydeucey.cli.verify import verify_command
 from aceydeucey.core.errors import AceyDeuceyError
@@ -37,6 +38,7 @@ app.add_typer(analyze_app, name="analyze")
 for module in (inbetween, backgammon, aces):
     module.register(app, play_app, rules_app, analyze_app)
 app.command("verify")(verify_command)
+serve_cli.register(app)
 
 
 def version() -> str:

@@ -1,0 +1,1 @@
+"""Alembic migrations of the server's store (run in-process by ``Store.migrate``)."""

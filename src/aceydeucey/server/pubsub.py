@@ -1,0 +1,168 @@
+"""Table events between processes: in-process listeners, and Redis pub/sub across processes.
+
+A process that appends to a table's log publishes ``{"table": id, "seq": n}`` (or a
+chat line, or ``{"seats": true}``); every *other* process that holds sockets for
+that table reloads the new entries from the database and pushes them.  The message
+only says that something changed: the database stays the one truth, so a lost
+message costs nothing but a delay (the next one, or a client's resync, catches up).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+__all__ = [
+    "Broadcaster",
+    "Hub",
+    "LocalBroadcaster",
+    "RedisBroadcaster",
+    "Subscriber",
+    "make_broadcaster",
+]
+
+log = logging.getLogger("aceydeucey.server")
+
+#: Called with each message published by another process.
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+
+CHANNEL = "aceydeucey:tables"
+
+
+class Broadcaster:
+    """Carries table events to the other processes (none in this base: a single process)."""
+
+    def __init__(self) -> None:
+        self.origin = secrets.token_hex(8)
+        self._handler: Handler | None = None
+
+    async def start(self, handler: Handler) -> None:
+        self._handler = handler
+
+    async def stop(self) -> None:
+        self._handler = None
+
+    async def publish(self, message: dict[str, Any]) -> None:
+        """Tell the other processes; this process's own sockets are served directly."""
+
+
+class LocalBroadcaster(Broadcaster):
+    """One process: nothing to carry."""
+
+
+class RedisBroadcaster(Broadcaster):
+    """Redis pub/sub on one channel; each process ignores its own messages."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        import redis.asyncio as redis
+
+        self.url = url
+        self._redis = redis.Redis.from_url(url)
+        self._task: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+
+    async def start(self, handler: Handler) -> None:
+        await super().start(handler)
+        await self._redis.ping()  # fail at start-up, loudly, when Redis is unreachable
+        self._task = asyncio.create_task(self._listen())
+        await asyncio.wait_for(self._ready.wait(), 10)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        await self._redis.aclose()
+        await super().stop()
+
+    async def publish(self, message: dict[str, Any]) -> None:
+        payload = json.dumps({**message, "origin": self.origin})
+        try:
+            await self._redis.publish(CHANNEL, payload)
+        except Exception as exc:  # the database holds the truth; peers resync later
+            log.warning("redis publish failed: %s", type(exc).__name__)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                pubsub = self._redis.pubsub()
+                await pubsub.subscribe(CHANNEL)
+                self._ready.set()
+                async for raw in pubsub.listen():
+                    if raw.get("type") != "message":
+                        continue
+                    try:
+                        message = json.loads(raw["data"])
+                    except (ValueError, TypeError):
+                        continue
+                    if message.get("origin") == self.origin or self._handler is None:
+                        continue
+                    try:
+                        await self._handler(message)
+                    except Exception:
+                        log.exception("table event from redis failed")
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("redis subscription lost (%s); retrying", type(exc).__name__)
+                await asyncio.sleep(1.0)
+
+
+def make_broadcaster(redis_url: str | None) -> Broadcaster:
+    return RedisBroadcaster(redis_url) if redis_url else LocalBroadcaster()
+
+
+class Subscriber:
+    """One socket's outbox: messages queue here and a sender task writes them in order.
+
+    A socket that falls ``limit`` messages behind is dropped (``overflowed``); its client
+    reconnects and resyncs from its last ``seq``.
+    """
+
+    def __init__(self, seat: int | None, lang: str, limit: int = 512) -> None:
+        self.seat = seat
+        self.lang = lang
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(limit)
+        self.overflowed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.overflowed = True
+            with contextlib.suppress(asyncio.QueueEmpty):
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+
+    def close(self) -> None:
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(None)
+
+
+class Hub:
+    """The in-process broadcaster: the sockets of each table held by this process."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, set[Subscriber]] = {}
+
+    def join(self, table_id: str, sub: Subscriber) -> None:
+        self._tables.setdefault(table_id, set()).add(sub)
+
+    def leave(self, table_id: str, sub: Subscriber) -> None:
+        subs = self._tables.get(table_id)
+        if subs is not None:
+            subs.discard(sub)
+            if not subs:
+                del self._tables[table_id]
+
+    def subscribers(self, table_id: str) -> list[Subscriber]:
+        return list(self._tables.get(table_id, ()))
+
+    def count(self, table_id: str, seat: int | None) -> int:
+        return sum(1 for s in self._tables.get(table_id, ()) if s.seat == seat)

@@ -1,0 +1,77 @@
+// Aces in the Pot: the dice, everyone's chips, the pot, the finish attempt roll by roll.
+import { h, t, has } from "./common.js";
+import { dieSvg, chipSvg } from "./cards.js";
+
+function lastDice(obs) {
+  const e = obs.last_event || {};
+  const m = /^(\d)-(\d)$/.exec(String(e.action || ""));
+  if (m) return [Number(m[1]), Number(m[2])];
+  const one = /^die (\d)$/.exec(String(e.action || ""));
+  if (one) return [Number(one[1])];
+  return Array.isArray(e.dice) ? e.dice : [];
+}
+
+export function balance(obs, i) {
+  return Array.isArray(obs.chips) && obs.chips[i] !== undefined ? String(obs.chips[i]) : null;
+}
+
+export function render(board, controls, view) {
+  const obs = view.obs;
+  const names = view.names();
+  const dice = lastDice(obs);
+  const chips = obs.chips || [];
+  const roller = obs.roller;
+  const e = obs.last_event || {};
+  const parts = [
+    h("div.ib-top", {},
+      h("div.pot", { "data-pot": obs.pot ?? 0 }, chipSvg(), h("span", {}, t("aces.pot"), " ", h("b", {}, String(obs.pot ?? 0)))),
+      h("div.ib-round", {}, has(`aces.phase.${obs.phase}`) ? t(`aces.phase.${obs.phase}`) : String(obs.phase || ""))),
+  ];
+  if (obs.phase === "finish") {
+    const n = Number(obs.finish_rolls || 0);
+    const used = Number(obs.roll_number || 0) - (obs.phase === "finish" ? 1 : 0);
+    parts.push(h("div.finish", {},
+      t("aces.finish_attempt", { name: names[obs.holder] ?? "", n: Math.max(0, used) + (obs.phase === "finish" ? 1 : 0), of: n }),
+      h("div.tries", { "aria-hidden": "true" }, ...Array.from({ length: n }, (_, i) => h("span", { class: `try ${i < used ? "used" : ""}` })))));
+  }
+  parts.push(h("div.dice-row", { "aria-label": t("aces.last_roll") }, ...(dice.length ? dice : [0, 0]).map((d) => dieSvg(d))));
+  if (e.seat !== undefined && e.action) parts.push(h("p.card-label", {}, describe(e, view) || ""));
+  const rolloff = obs.rolloff || null;
+  const rolled = (i) => {
+    if (!rolloff || !Array.isArray(rolloff.seats)) return null;
+    const k = rolloff.seats.indexOf(i);
+    const d = k >= 0 ? (rolloff.dice || [])[k] : undefined;
+    return d ? dieSvg(d, { cls: "die-small" }) : null;
+  };
+  parts.push(h("div.aces-seats", {}, ...chips.map((c, i) => h("div", { class: `ib-seat ${i === roller ? "active" : ""}`, "data-seat": i },
+    h("span.n", {}, names[i] || t("table.seat_n", { n: i + 1 }), rolled(i)),
+    h("b", { "data-chips": c }, String(c)), " ", t(c === 1 ? "ib.chip" : "ib.chips"),
+    h("div.chips", { "aria-hidden": "true" }, ...Array.from({ length: Math.min(c, 20) }, () => h("span.chip")))))));
+  board.className = "felt aces";
+  board.replaceChildren(...parts);
+  const nodes = [];
+  if (view.mine) {
+    for (const a of view.legal) nodes.push(h("button.btn.primary", { type: "button", "data-action": a, onclick: () => view.act(a) }, has(`aces.action.${a}`) ? t(`aces.action.${a}`) : a));
+  }
+  controls.replaceChildren(...nodes);
+}
+
+export function describe(event, view) {
+  if (!event || typeof event !== "object") return null;
+  const names = view.names();
+  const who = typeof event.seat === "number" ? names[event.seat] : "";
+  const roll = String(event.action || "").replace(/^die /, "");
+  if (!event.action && !event.outcome) return null;
+  const outcome = String(event.outcome || event.kind || "");
+  const key = `aces.event.${outcome}`;
+  const values = { who, roll, pot: event.to_pot, left: event.to_left, next: names[event.next_seat] ?? "", n: event.roll_number,
+    tied: (event.tied || []).map((i) => names[i]).join(", ") };
+  let text = t("aces.event.rolled", values);
+  if (has(key)) text += ` ${t(key, values)}`;
+  const moves = [];
+  if (event.to_pot) moves.push(t("aces.event.to_pot", { n: event.to_pot }));
+  if (event.to_left) moves.push(t("aces.event.to_left", { n: event.to_left }));
+  if (event.unpaid) moves.push(t("aces.event.unpaid", { n: event.unpaid }));
+  if (moves.length) text += ` (${moves.join(", ")})`;
+  return text;
+}

@@ -1,0 +1,174 @@
+// Shared helpers: messages, the JSON API, seat tokens, small DOM helpers.
+
+const read = (id) => {
+  const node = document.getElementById(id);
+  try { return node ? JSON.parse(node.textContent) : {}; } catch { return {}; }
+};
+
+export const MESSAGES = read("messages");
+export const PAGE = read("page-data");
+export const LANG = document.documentElement.lang.startsWith("pt") ? "pt" : "en";
+let extra = read("game-messages");
+
+/** Add more messages (a game's event texts) to the lookup. */
+export function addMessages(more) { extra = { ...extra, ...more }; }
+
+/** The message `key` with `{name}` placeholders filled in; the key itself when missing. */
+export function t(key, values = {}) {
+  const template = MESSAGES[key] ?? extra[key];
+  if (template === undefined) return key;
+  return fill(template, values);
+}
+
+export function has(key) { return key in MESSAGES || key in extra; }
+
+export function fill(template, values) {
+  return template.replace(/\{(\w+)(?::[^}]*)?\}/g, (m, name) =>
+    name in values ? String(shown(values[name])) : m);
+}
+
+function shown(value) {
+  if (Array.isArray(value)) return value.join(", ");
+  if (typeof value === "number" && LANG === "pt") return String(value).replace(".", ",");
+  return value ?? "";
+}
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    const err = (body && body.error) || {};
+    super(err.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = err.code || "";
+    this.params = err.params || {};
+  }
+}
+
+/** Call the JSON API; a non-2xx answer throws ApiError carrying the server's message. */
+export async function api(method, path, body, token) {
+  const headers = { "Accept": "application/json", "Accept-Language": LANG };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["Authorization"] = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, { error: { message: t("error.network") } });
+  }
+  let data = null;
+  const text = await response.text();
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+// -- seats: the secret token of each table's seat, in the cookie the server reads --
+
+function cookieName(tableId) { return `seat_${String(tableId).replace(/[^A-Za-z0-9_-]/g, "")}`; }
+
+export function saveSeat(tableId, seat, token) {
+  document.cookie = `${cookieName(tableId)}=${encodeURIComponent(token)}; path=/; max-age=${60 * 60 * 24 * 30}; samesite=lax`;
+  try { localStorage.setItem(cookieName(tableId), JSON.stringify({ seat, token })); } catch { /* private mode */ }
+}
+
+/** {seat, token} for this table, or null; `seat` is confirmed by the server's `you`. */
+export function loadSeat(tableId) {
+  const name = cookieName(tableId) + "=";
+  const raw = document.cookie.split("; ").find((c) => c.startsWith(name));
+  let token = raw ? decodeURIComponent(raw.slice(name.length)) : null;
+  let seat = null;
+  try {
+    const kept = JSON.parse(localStorage.getItem(cookieName(tableId)) || "null");
+    if (kept && (!token || kept.token === token)) { token = kept.token; seat = kept.seat; }
+  } catch { /* ignore */ }
+  return token ? { seat, token } : null;
+}
+
+export function forgetSeat(tableId) {
+  document.cookie = `${cookieName(tableId)}=; path=/; max-age=0`;
+  try { localStorage.removeItem(cookieName(tableId)); } catch { /* ignore */ }
+}
+
+export function nickname() {
+  try { return localStorage.getItem("nickname") || ""; } catch { return ""; }
+}
+export function saveNickname(name) {
+  try { localStorage.setItem("nickname", name); } catch { /* ignore */ }
+}
+
+// -- DOM --
+
+/** h("div.cls", {attr}, children...) */
+export function h(tag, attrs = {}, ...children) {
+  const [name, ...classes] = tag.split(".");
+  const node = document.createElement(name);
+  if (classes.length) node.className = classes.join(" ");
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "text") node.textContent = v;
+    else if (k === "html") node.innerHTML = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+export function s(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function showError(node, message) {
+  if (!node) return;
+  node.textContent = message || "";
+  node.hidden = !message;
+}
+
+export function gameName(id) { return has(`game.${id}`) ? t(`game.${id}`) : id; }
+
+/** The seat's display name: its nickname, its bot, or "Seat N". */
+export function seatName(seats, i) {
+  const seat = (seats || [])[i];
+  const fallback = t("table.seat_n", { n: Number(i) + 1 });
+  if (!seat) return fallback;
+  if (typeof seat === "string") return seat || fallback;
+  if (isBotSeat(seat)) return t("table.bot_named", { name: botName(seat), n: Number(i) + 1 });
+  return seat.name || fallback;
+}
+
+export function botName(seat) {
+  const raw = String(seat.bot || seat.kind || "").replace(/^bot:?/, "") || "bot";
+  return has(`bot.${raw}`) ? t(`bot.${raw}`) : raw;
+}
+
+export function isBotSeat(seat) {
+  if (!seat || typeof seat !== "object") return false;
+  const kind = String(seat.kind || seat.type || seat.agent || "");
+  return kind.startsWith("bot") || seat.bot === true || typeof seat.bot === "string";
+}
+
+export function copyText(input) {
+  input.select();
+  if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(() => document.execCommand("copy"));
+  else document.execCommand("copy");
+}
+
+/** The renderer module of a game (one module per game). */
+export async function gameModule(game) {
+  const file = { "inbetween": "inbetween.js", "backgammon": "backgammon.js", "aces-in-the-pot": "aces.js" }[game];
+  return file ? import(`./${file}`) : import("./generic.js");
+}

@@ -1,0 +1,213 @@
+// In-Between: the posts and the third card on green felt, the pot, every balance, the stakes.
+import { h, t, has, fill, seatName, api, LANG } from "./common.js";
+import { cardSvg, cardBack, chipSvg, cardName } from "./cards.js";
+
+const STAKE_VERBS = ["bet", "higher", "lower", "raise"];
+let lastHand = null; // {seat, posts, third, outcome}
+let livePosts = [];
+let coachCache = { key: "", data: null };
+
+export function balance(obs, i) {
+  const chips = obs.chips || obs.balances;
+  return Array.isArray(chips) && chips[i] !== undefined ? String(chips[i]) : null;
+}
+
+function stakeGroups(legal) {
+  const groups = {};
+  const words = [];
+  for (const a of legal) {
+    const m = /^(\w+) (\d+)$/.exec(a);
+    if (m && STAKE_VERBS.includes(m[1])) (groups[m[1]] ||= []).push(Number(m[2]));
+    else words.push(a);
+  }
+  return { groups, words };
+}
+
+function actionLabel(a) {
+  const m = /^(\w+) (\d+)$/.exec(a);
+  if (m && has(`ib.verb.${m[1]}`)) return t(`ib.verb.${m[1]}`, { n: m[2] });
+  const key = `ib.action.${a.replace(/ /g, "_")}`;
+  return has(key) ? t(key) : a;
+}
+
+function stakeControl(verb, amounts, view) {
+  amounts.sort((x, y) => x - y);
+  const min = amounts[0], max = amounts[amounts.length - 1];
+  const id = `stake-${verb}`;
+  const range = h("input", { type: "range", id, min, max, step: 1, value: min, "aria-label": t(`ib.stake_${verb}`) });
+  const number = h("input", { type: "number", min, max, step: 1, value: min, "aria-label": t(`ib.stake_${verb}`), id: `${id}-n` });
+  const button = h("button.btn.primary", { type: "button", "data-action": verb }, t(`ib.verb.${verb}`, { n: min }));
+  const sync = (v) => {
+    const n = Math.max(min, Math.min(max, Math.round(Number(v) || min)));
+    range.value = n; number.value = n;
+    button.textContent = t(`ib.verb.${verb}`, { n });
+    button.dataset.amount = n;
+  };
+  range.addEventListener("input", () => sync(range.value));
+  number.addEventListener("change", () => sync(number.value));
+  button.addEventListener("click", () => {
+    const n = Number(button.dataset.amount || min);
+    if (amounts.includes(n)) view.act(`${verb} ${n}`);
+  });
+  sync(min);
+  return h("div.stake", {}, range, number, button,
+    h("button.btn.small", { type: "button", onclick: () => { sync(max); }, "data-max": verb }, t("ib.max", { n: max })));
+}
+
+function card(text, label) { return cardSvg(text, { label }); }
+
+function postsRow(obs, view) {
+  const posts = obs.posts || [];
+  if (posts.length) livePosts = posts.slice();
+  const row = h("div.cards", { "aria-label": t("ib.posts") });
+  const showLast = !posts.length && lastHand;
+  const shown = posts.length ? posts : (showLast ? lastHand.posts : []);
+  const third = posts.length ? null : (showLast ? lastHand.third : null);
+  const wrap = (node, label, extra = "") => h("div", { class: extra }, node, h("div.card-label", {}, label));
+  if (!shown.length && view.rules?.hidden && obs.phase === "decide") {
+    // face-down hands: everyone else sees only the backs of the player's two cards
+    row.append(wrap(cardBack(), t("ib.face_down")), wrap(h("div.card-slot", {}, t("ib.third_pending")), t("ib.third")), wrap(cardBack(), t("ib.face_down")));
+    return row;
+  }
+  if (!shown.length) {
+    row.append(wrap(h("div.card-slot", {}, t("ib.post")), t("ib.post")), wrap(h("div.card-slot", {}, t("ib.third")), t("ib.third")), wrap(h("div.card-slot", {}, t("ib.post")), t("ib.post")));
+    return row;
+  }
+  const secret = new Set(obs.hidden_hand || []);
+  const label = (c) => (secret.has(c) ? t("ib.post_secret") : t("ib.post"));
+  row.append(wrap(card(shown[0]), label(shown[0])));
+  if (shown.length > 2) row.append(wrap(card(shown[2]), label(shown[2])));
+  row.append(third ? wrap(card(third), t("ib.third"), "third") : wrap(h("div.card-slot", {}, t("ib.third_pending")), t("ib.third")));
+  row.append(shown[1] ? wrap(card(shown[1]), label(shown[1])) : wrap(cardBack(), t("ib.post")));
+  return row;
+}
+
+function remember(obs, previous) {
+  const e = obs.last_event || {};
+  if (previous) livePosts = (previous.posts || []).slice(); // the replay knows the step before
+  if (e.kind === "settle" && e.third) {
+    lastHand = { seat: e.seat, posts: livePosts.slice(), third: e.third, outcome: e.outcome };
+  } else if ((obs.posts || []).length || previous !== undefined) {
+    lastHand = null; // live: until the next posts; in the replay: only at the third card's step
+  }
+}
+
+export function render(board, controls, view) {
+  const obs = view.obs;
+  remember(obs, view.previous);
+  const names = view.names();
+  const chips = obs.chips || [];
+  const active = typeof obs.to_act === "number" ? obs.to_act : obs.current_player;
+  const top = h("div.ib-top", {},
+    h("div.pot", { "aria-label": t("ib.pot_is", { pot: obs.pot ?? 0 }), "data-pot": obs.pot ?? 0 }, chipSvg(), h("span", {}, t("ib.pot"), " ", h("b", {}, String(obs.pot ?? 0)))),
+    h("div.ib-round", {}, [obs.round ? t("ib.round", { n: obs.round }) : "", typeof obs.dealer === "number" ? t("ib.dealer", { name: names[obs.dealer] || "" }) : ""].filter(Boolean).join(" · ")));
+  const seats = h("div.ib-seats", {}, ...chips.map((c, i) => h("div", { class: `ib-seat ${i === active ? "active" : ""}`, "data-seat": i },
+    h("span.n", {}, names[i] || t("table.seat_n", { n: i + 1 }), i === obs.dealer ? ` · ${t("ib.dealer_short")}` : ""),
+    h("b", { "data-chips": c }, String(c)), " ", t(c === 1 ? "ib.chip" : "ib.chips"),
+    Array.isArray(obs.bets) && obs.bets[i] ? h("span", {}, ` · ${t("ib.bet_shown", { n: obs.bets[i] })}`) : null)));
+  const parts = [top, postsRow(obs, view)];
+  if (lastHand && !(obs.posts || []).length) {
+    const who = typeof lastHand.seat === "number" ? names[lastHand.seat] : "";
+    const out = has(`inbetween:outcome.${lastHand.outcome}`) ? t(`inbetween:outcome.${lastHand.outcome}`) : lastHand.outcome;
+    parts.push(h("p.card-label", {}, [who, out].filter(Boolean).join(": ")));
+  }
+  const hand = obs.hand || [];
+  if (hand.length && !(obs.posts || []).length) {
+    parts.push(h("div", { class: "card-label" }, t("ib.your_hand"), ": ", hand.map(cardName).join(", ")));
+  }
+  parts.push(seats);
+  if (view.coach && view.mine) parts.push(coachBox(view));
+  board.className = "felt ib";
+  board.replaceChildren(...parts);
+  renderControls(controls, view);
+}
+
+function renderControls(controls, view) {
+  const nodes = [];
+  const { groups, words } = stakeGroups(view.legal);
+  if (view.mine) {
+    for (const w of words) nodes.push(h("button.btn", { class: `btn ${w === "pass" ? "" : "primary"}`, type: "button", "data-action": w, onclick: () => view.act(w) }, actionLabel(w)));
+    for (const [verb, amounts] of Object.entries(groups)) nodes.push(stakeControl(verb, amounts, view));
+  }
+  if (view.me && !view.over) {
+    const box = h("input", { type: "checkbox", id: "coach", checked: view.coach, onchange: (e) => { window.aceydeucey.coach = e.target.checked; view.refresh(); } });
+    nodes.push(h("span.grow"), h("label.toggle", { for: "coach" }, box, t("ib.coach")));
+  }
+  controls.replaceChildren(...nodes);
+}
+
+function frac(text) {
+  const [n, d] = String(text).split("/").map(Number);
+  return d ? n / d : n;
+}
+
+function pct(text) {
+  const v = frac(text) * 100;
+  return `${v.toLocaleString(LANG === "pt" ? "pt-PT" : "en", { maximumFractionDigits: 1 })}%`;
+}
+
+function coachBox(view) {
+  const box = h("div.coach", { id: "coach-box", "aria-live": "polite" }, t("ib.coach_loading"));
+  const key = `${view.tableId}:${view.seq}`;
+  const show = (data) => {
+    if (!data) return;
+    const rows = [];
+    if (data.odds) rows.push(h("p", {}, t("ib.coach_odds", { inside: `${data.odds.inside} (${pct(data.odds.inside)})`, post: `${data.odds.post} (${pct(data.odds.post)})`, outside: `${data.odds.outside} (${pct(data.odds.outside)})` })));
+    const values = Object.entries(data.values || {});
+    if (values.length) {
+      const best = values.reduce((a, b) => (frac(b[1]) > frac(a[1]) ? b : a));
+      rows.push(h("table", {}, h("tr", {}, h("th", {}, t("ib.coach_action")), h("th", {}, t("ib.coach_value"))),
+        ...values.map(([a, v]) => h("tr", {}, h("td", {}, actionLabel(a), a === best[0] ? " ★" : ""), h("td", {}, String(v))))));
+    }
+    if (data.error) rows.push(h("p", {}, data.error));
+    box.replaceChildren(h("strong", {}, t("ib.coach")), ...rows);
+  };
+  if (coachCache.key === key) { show(coachCache.data); return box; }
+  api("POST", "/coach/inbetween", { observation: view.obs, rules: view.rules })
+    .then((data) => { coachCache = { key, data }; show(data); })
+    .catch((err) => show({ error: err.message }));
+  return box;
+}
+
+// -- the log -------------------------------------------------------------------------------
+
+function num(v) { const n = Number(v); return Number.isFinite(n) ? n : 0; }
+
+export function describe(event, view) {
+  if (!event || typeof event !== "object") return null;
+  const kind = String(event.kind || event.type || "");
+  const names = view.names();
+  const who = typeof event.seat === "number" ? names[event.seat] || seatName(view.seats, event.seat) : "";
+  const values = {};
+  for (const [k, v] of Object.entries(event)) values[k.replace(/-/g, "_")] = v;
+  Object.assign(values, { who, dealer_name: typeof event.dealer === "number" ? names[event.dealer] : "", gain: Math.abs(num(event.delta)) });
+  let key = `event.${kind.replace(/-/g, "_")}`;
+  if (kind === "post" && event.seat === null) key = "event.post_common";
+  else if (kind === "ace") key = event.low ? "event.ace_low" : "event.ace_high";
+  else if (kind === "aces") key = event.low ? "event.aces_low" : "event.aces_high";
+  else if (kind === "bet" && ["higher", "lower"].includes(event.call)) key = `event.bet_${event.call}`;
+  else if (kind === "pass" && event.forfeit) key = "event.pass_forfeit";
+  else if (kind === "push" && event.seat === null) key = "event.push_all";
+  else if (kind === "tie") values.who = (event.seats || []).map((i) => names[i]).join(", ");
+  let text;
+  if (kind === "settle") {
+    text = (event.seat !== null && event.seat !== undefined ? t("inbetween:event.settle", { who }) : t("inbetween:event.settle_all"));
+    if (event.third) text += ` ${cardName(event.third)}: `;
+    const out = `inbetween:outcome.${event.outcome}`;
+    text += has(out) ? t(out) : String(event.outcome || "");
+    if (typeof event.delta === "number") text += ` (${event.delta > 0 ? "+" : ""}${event.delta})`;
+    else if (Array.isArray(event.deltas)) {
+      const moved = event.deltas.map((d, i) => [d, i]).filter(([d]) => num(d)).map(([d, i]) => `${names[i]} ${num(d) > 0 ? "+" : ""}${d}`);
+      if (moved.length) text += ` (${moved.join(", ")})`;
+    }
+  } else if (has(`inbetween:${key}`)) {
+    text = t(`inbetween:${key}`, values);
+  } else {
+    text = `${kind} ${Object.entries(event).filter(([k]) => k !== "kind").map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ")}`.trim();
+  }
+  if (typeof event.card === "string" && kind !== "settle" && (event.seat === null || kind === "post" || kind === "first" || kind === "draw")) text += ` ${cardName(event.card)}`;
+  if (event.replenished) text += ` ${t("inbetween:event.replenished", { amount: event.replenished })}`;
+  return text;
+}
+
+export { fill };

@@ -1,0 +1,100 @@
+// The replay viewer: steps back and forth through a record's public observations,
+// which the server computes by replaying the record with the engine.
+import { api, h, t, gameName, showError, gameModule, addMessages, botName, PAGE } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+let data = null;
+let module = null;
+let index = 0;
+
+async function open(record) {
+  showError($("page-error"), "");
+  try {
+    data = await api("POST", "/replay/steps", record);
+  } catch (err) { showError($("page-error"), err.message); return; }
+  module = await gameModule(data.game);
+  if (module.messages) addMessages(module.messages());
+  $("viewer").hidden = false;
+  $("replay-title").textContent = `${t("replay.title")} · ${gameName(data.game)}`;
+  const rules = data.rules || {};
+  $("replay-sub").textContent = [rules.preset || rules.variant, t("replay.actions", { n: data.steps.length - 1 })].filter(Boolean).join(" · ");
+  $("scrub").max = data.steps.length - 1;
+  const fair = data.fairness || {};
+  $("seed").textContent = fair.server_seed || fair.seed || "–";
+  const out = data.outcome;
+  $("replay-result").textContent = out ? [out.message, (out.returns || []).map((r, i) => `${name(i)} ${String(r).startsWith("-") ? r : "+" + r}`).join(" · ")].filter(Boolean).join(". ") : t("replay.unfinished");
+  const check = data.verification || {};
+  $("verified").textContent = `${check.ok === true ? "✔ " : check.ok === false ? "✘ " : ""}${check.message || ""}`;
+  $("verified").className = `verified ${check.ok === true ? "ok" : check.ok === false ? "bad" : ""}`;
+  listMoves();
+  go(0);
+}
+
+function viewOf(k) {
+  const seats = (data.players || []).map((p, i) => ({ name: name(i), taken: true }));
+  return { obs: data.steps[k].observation, previous: k > 0 ? data.steps[k - 1].observation : null, legal: [], mine: false, me: null, seats, rules: data.rules, tableId: "replay", seq: k,
+    names: () => seats.map((_, i) => name(i)), act: () => {}, refresh: () => go(index), coach: false };
+}
+
+function stepText(k) {
+  const step = data.steps[k];
+  const event = step.observation?.last_event;
+  const said = module.describe && event ? module.describe(event, viewOf(k)) : "";
+  return said || step.action || "";
+}
+
+function listMoves() {
+  const items = data.steps.slice(1).map((step, k) => h("li", { "data-step": k + 1 },
+    h("a", { href: "#", onclick: (e) => { e.preventDefault(); go(k + 1); } }, `${k + 1}. ${stepText(k + 1)}`)));
+  $("moves").replaceChildren(...items);
+}
+
+function name(i) {
+  const p = (data.players || [])[i];
+  const text = (typeof p === "string" ? p : p?.name) || "";
+  if (text.startsWith("bot:")) return t("table.bot_named", { name: botName({ bot: text.slice(4) }), n: i + 1 });
+  return text || t("table.seat_n", { n: i + 1 });
+}
+
+function go(i) {
+  if (!data) return;
+  index = Math.max(0, Math.min(data.steps.length - 1, i));
+  const step = data.steps[index];
+  const view = viewOf(index);
+  const seats = view.seats;
+  module.render($("board"), document.createElement("div"), view);
+  $("step-no").textContent = t("replay.step", { n: index, of: data.steps.length - 1 });
+  $("scrub").value = index;
+  const said = stepText(index);
+  $("step-action").textContent = step.action ? `${step.action}${said && said !== step.action ? " — " + said : ""}` : t("replay.start");
+  $("first").disabled = $("prev").disabled = index === 0;
+  $("last").disabled = $("next").disabled = index === data.steps.length - 1;
+  for (const li of $("moves").children) li.classList.toggle("here", Number(li.dataset.step) === index);
+  $("moves").querySelector(".here")?.scrollIntoView({ block: "nearest" });
+  $("seat-list").replaceChildren(...seats.map((_, k) => h("li", { "data-seat": k }, h("span.dot.on"), h("span.who", {}, name(k)), h("span.bal", {}, module.balance ? module.balance(step.observation, k) ?? "" : ""))));
+}
+
+$("first").addEventListener("click", () => go(0));
+$("prev").addEventListener("click", () => go(index - 1));
+$("next").addEventListener("click", () => go(index + 1));
+$("last").addEventListener("click", () => go(data ? data.steps.length - 1 : 0));
+$("scrub").addEventListener("input", (e) => go(Number(e.target.value)));
+document.addEventListener("keydown", (e) => {
+  if (!data || e.target.closest?.("input[type=file]")) return;
+  if (e.key === "ArrowLeft") go(index - 1);
+  else if (e.key === "ArrowRight") go(index + 1);
+});
+$("record-file").addEventListener("change", async (e) => {
+  const file = e.target.files[0];
+  if (!file) return;
+  $("file-name").textContent = file.name;
+  let record;
+  try { record = JSON.parse(await file.text()); } catch { showError($("page-error"), t("error.record_not_json")); return; }
+  open(record);
+});
+
+if (PAGE.table) {
+  api("GET", `/api/tables/${encodeURIComponent(PAGE.table)}/record`)
+    .then(open)
+    .catch((err) => showError($("page-error"), err.message));
+}

@@ -1,0 +1,426 @@
+// The table page: seat choice, the live observation over a WebSocket, actions, log and chat.
+import { api, h, t, gameName, seatName, isBotSeat, botName, showError, loadSeat, saveSeat, forgetSeat,
+  nickname, saveNickname, copyText, gameModule, addMessages, PAGE, LANG, ApiError } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+const tableId = PAGE.table;
+const params = new URLSearchParams(location.search);
+const invite = params.get("invite");
+
+// a seat's own link (#token=...) carries the seat to another device; the fragment never
+// reaches the server, and it is taken out of the address at once
+const carried = new URLSearchParams(location.hash.slice(1)).get("token");
+if (carried) {
+  saveSeat(tableId, null, carried);
+  history.replaceState(null, "", location.pathname + location.search);
+}
+
+const ctx = {
+  tableId, me: loadSeat(tableId), info: null, obs: null, seq: 0, seats: [], rules: {},
+  game: null, module: null, coach: false, pending: false, lang: LANG,
+  act, refresh: () => render(), names: () => ctx.seats.map((_, i) => seatName(ctx.seats, i)),
+};
+window.aceydeucey = ctx; // handy in the console and for the browser tests
+
+let socket = null;
+let retry = 0;
+let eventsSeen = 0;
+let watching = false;
+
+// -- loading and syncing ------------------------------------------------------------------
+
+async function load() {
+  try {
+    const info = await api("GET", tablePath(""), undefined, ctx.me?.token);
+    await accept(info);
+  } catch (err) {
+    if (ctx.me && err instanceof ApiError && (err.status === 401 || err.status === 403)) {
+      forgetSeat(tableId); ctx.me = null; return load();
+    }
+    showError($("page-error"), err.message);
+    if (!ctx.info) $("lost").hidden = false;
+  }
+}
+
+function tablePath(rest) {
+  const q = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+  return `/api/tables/${encodeURIComponent(tableId)}${rest}${q}`;
+}
+
+async function accept(info) {
+  ctx.info = info;
+  $("table-grid").hidden = false;
+  $("table-sub").hidden = false;
+  showError($("page-error"), "");
+  ctx.seats = info.seats || [];
+  ctx.rules = info.rules || {};
+  ctx.obs = info.observation || ctx.obs;
+  ctx.seq = info.seq ?? ctx.seq;
+  if (!ctx.module || ctx.game !== info.game) {
+    ctx.game = info.game;
+    ctx.module = await gameModule(info.game);
+    if (ctx.module.messages) addMessages(ctx.module.messages());
+  }
+  if (ctx.me) {
+    if (typeof info.you === "number") ctx.me.seat = info.you;
+    else { forgetSeat(tableId); ctx.me = null; } // the server does not know this token
+  }
+  header();
+  render();
+  await loadEvents();
+  connect();
+}
+
+let loadingEvents = null;
+
+function loadEvents() {
+  // one fetch at a time; a later call waits for it and fetches again from where it ended
+  loadingEvents = (loadingEvents || Promise.resolve()).then(fetchEvents);
+  return loadingEvents;
+}
+
+async function fetchEvents() {
+  try {
+    const data = await api("GET", tablePath("/events") + (invite ? "&" : "?") + `since=${eventsSeen}`);
+    const list = Array.isArray(data) ? data : data.events || [];
+    for (const item of list) logEvent(item, item.seq);
+  } catch { /* the log is a convenience; the board is the truth */ }
+}
+
+function connect() {
+  if (socket && socket.readyState <= 1) return;
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const q = new URLSearchParams();
+  if (ctx.me) q.set("token", ctx.me.token);
+  if (invite) q.set("invite", invite);
+  if (ctx.seq) q.set("since", ctx.seq);
+  socket = new WebSocket(`${proto}://${location.host}/ws/tables/${encodeURIComponent(tableId)}?${q}`);
+  socket.onopen = () => { retry = 0; };
+  socket.onmessage = (msg) => {
+    let data;
+    try { data = JSON.parse(msg.data); } catch { return; }
+    onMessage(data);
+  };
+  socket.onclose = () => {
+    socket = null;
+    retry = Math.min(retry + 1, 6);
+    setTimeout(() => resync(), 300 * 2 ** retry);
+  };
+}
+
+async function resync() {
+  try {
+    const info = await api("GET", tablePath(""), undefined, ctx.me?.token);
+    await accept(info);
+  } catch { setTimeout(resync, 3000); }
+}
+
+function onMessage(data) {
+  switch (data.type) {
+    case "state":
+      if (typeof data.seq === "number" && data.seq < ctx.seq) return;
+      if (typeof data.seq === "number" && data.seq > ctx.seq + 1 && ctx.seq > 0 && !data.observation) { resync(); return; }
+      if (data.observation) ctx.obs = data.observation;
+      if (typeof data.seq === "number") ctx.seq = data.seq;
+      absorb(data);
+      if (data.event) {
+        const at = data.event.seq ?? data.seq;
+        // several entries may have landed at once (a bot's reply, a deal): fetch what is missing
+        if (typeof at === "number" && eventsSeen > 0 && at > eventsSeen + 1) loadEvents();
+        else logEvent(data.event, at);
+      }
+      header(); render();
+      if (isOver() && !ctx.revealed) revealSeed();
+      break;
+    case "chat":
+      chatLine(data.chat || data);
+      break;
+    case "seats":
+      absorb(data);
+      header(); render();
+      break;
+    case "events":
+      for (const e of data.events || []) logEvent(e, e.seq);
+      break;
+    case "ack": case "pong":
+      break;
+    case "error":
+      showError($("action-error"), data.error?.message || data.message || "");
+      break;
+    default:
+      if (data.observation) onMessage({ ...data, type: "state" });
+  }
+}
+
+const TABLE_FIELDS = ["status", "to_act", "to_roll", "ended", "fairness", "rematch", "spectators", "deadline", "public"];
+
+function absorb(data) {
+  for (const k of TABLE_FIELDS) if (k in data) ctx.info[k] = data[k];
+  if (Array.isArray(data.seats)) ctx.seats = data.seats;
+  if (data.rematch) offerRematch(data.rematch);
+}
+
+// -- acting -------------------------------------------------------------------------------
+
+async function act(action) {
+  if (!ctx.me || ctx.pending) return;
+  ctx.pending = true;
+  showError($("action-error"), "");
+  try {
+    const done = await api("POST", tablePath("/actions"), { action, seq: ctx.seq }, ctx.me.token);
+    if (done && typeof done.seq === "number" && done.seq >= ctx.seq) {
+      ctx.seq = done.seq;
+      if (done.observation) ctx.obs = done.observation;
+      absorb(done);
+    }
+  } catch (err) {
+    showError($("action-error"), err.message);
+    if (err.status === 409) resync();
+  } finally {
+    ctx.pending = false;
+    header(); render();
+    if (isOver() && !ctx.revealed) revealSeed();
+  }
+}
+
+// -- rendering ------------------------------------------------------------------------------
+
+function isOver() {
+  const o = ctx.obs || {};
+  return Boolean(o.outcome) || o.current_player === -4 || o.phase === "over" || ["over", "finished"].includes(ctx.info?.status);
+}
+
+function header() {
+  const info = ctx.info || {};
+  const rules = ctx.rules || {};
+  $("table-title").textContent = gameName(info.game);
+  document.title = `${gameName(info.game)} · ${t("site.name")}`;
+  $("table-variant").textContent = rules.preset || rules.variant || "";
+  $("watchers").textContent = t("lobby.spectators", { count: info.spectators ?? 0 });
+  $("table-status").textContent = t(`status.${info.status}`) === `status.${info.status}` ? (info.status || "") : t(`status.${info.status}`);
+  const url = new URL(location.href);
+  url.search = "";
+  if (info.invite) url.search = info.invite.startsWith("?") ? info.invite : `?invite=${encodeURIComponent(info.invite)}`;
+  else if (invite) url.searchParams.set("invite", invite);
+  $("table-invite").value = url.toString();
+  $("seat-link-box").hidden = !ctx.me;
+  if (ctx.me) $("seat-link").value = `${url}#token=${encodeURIComponent(ctx.me.token)}`;
+  const fair = info.fairness || {};
+  $("commitment").textContent = fair.commitment || "–";
+  $("record-link").href = tablePath("/record");
+  $("record-link").setAttribute("download", `${info.game || "game"}-${tableId}.json`);
+  $("rules-link").href = `/rules/${info.game}?preset=${encodeURIComponent(rules.preset || rules.variant || "")}`;
+  $("replay-link").href = `/tables/${encodeURIComponent(tableId)}/replay`;
+  $("resign").hidden = !(ctx.me && info.game === "backgammon" && !isOver());
+  const away = ctx.me && !isOver() && info.status === "playing"
+    ? ctx.seats.findIndex((seat, i) => i !== ctx.me.seat && seat && seat.kind === "human" && seat.taken && !seat.connected)
+    : -1;
+  $("claim").hidden = away < 0;
+  if (away >= 0) {
+    const mode = ctx.seats.length === 2 ? "win" : "bot";
+    $("claim").textContent = t(`table.claim_${mode}`, { who: seatName(ctx.seats, away) });
+    $("claim").onclick = () => claim(away, mode);
+  }
+  const join = $("join");
+  const free = freeSeats();
+  join.hidden = Boolean(ctx.me) || watching || !free.length || isOver();
+  if (!join.hidden) {
+    $("join-seats").replaceChildren(...free.map((i) => h("button.btn.primary", { type: "button", "data-seat": i, onclick: () => takeSeat(i) }, t("table.take_seat", { n: i + 1 }))));
+  }
+}
+
+function freeSeats() {
+  return ctx.seats.map((seat, i) => [seat, i]).filter(([seat]) => {
+    if (!seat || typeof seat !== "object") return false;
+    if (isBotSeat(seat)) return false;
+    return !seat.taken;
+  }).map(([, i]) => i);
+}
+
+async function takeSeat(i) {
+  const name = $("join-nick").value.trim() || nickname();
+  saveNickname(name);
+  showError($("join-error"), "");
+  try {
+    const got = await api("POST", tablePath(`/seats/${i}`), { name });
+    saveSeat(tableId, i, got.token);
+    ctx.me = { seat: i, token: got.token };
+    if (socket) { socket.onclose = null; socket.close(); socket = null; }
+    await load();
+  } catch (err) {
+    showError($("join-error"), err.message);
+    resync();
+  }
+}
+
+function turnText() {
+  const o = ctx.obs || {};
+  if (isOver()) return { text: t("table.game_over"), mine: false };
+  let cp = o.current_player;
+  if (typeof ctx.info?.to_roll === "number") cp = ctx.info.to_roll;
+  if (ctx.me && cp === ctx.me.seat) return { text: t("table.your_turn"), mine: true };
+  if (typeof cp === "number" && cp >= 0) return { text: t("table.turn_of", { name: seatName(ctx.seats, cp) }), mine: false };
+  return { text: t("table.waiting"), mine: false };
+}
+
+function render() {
+  if (!ctx.module || !ctx.obs) return;
+  const turn = turnText();
+  $("turn").textContent = turn.text;
+  $("turn").classList.toggle("mine", turn.mine);
+  let legal = ctx.obs.legal_actions || [];
+  if (ctx.me && ctx.info?.to_roll === ctx.me.seat && !isOver()) legal = [...legal, "roll"];
+  const view = { ...ctx, legal: ctx.me ? legal : [], mine: Boolean(ctx.me) && legal.length > 0 && !ctx.pending, over: isOver() };
+  ctx.module.render($("board"), $("controls"), view);
+  seatList();
+  const over = isOver();
+  $("after").hidden = !over;
+  if (over) $("result").textContent = resultText();
+}
+
+function balanceOf(i) {
+  return ctx.module.balance ? ctx.module.balance(ctx.obs, i, ctx) : null;
+}
+
+function seatList() {
+  const o = ctx.obs || {};
+  const items = ctx.seats.map((seat, i) => {
+    const on = seat && typeof seat === "object" ? (seat.connected ?? seat.online ?? isBotSeat(seat)) : false;
+    const kind = isBotSeat(seat) ? t("table.bot_kind", { name: botName(seat) }) : (seat && seat.taken ? t("table.human") : t("table.free"));
+    const bal = balanceOf(i);
+    return h("li", { class: [o.current_player === i ? "current" : "", ctx.me?.seat === i ? "me" : ""].join(" "), "data-seat": i },
+      h("span", { class: `dot ${on ? "on" : ""}`, title: on ? t("table.connected") : t("table.away") }),
+      h("span.who", { "data-you": ` ${t("table.you")}` }, seatName(ctx.seats, i), h("span.kind", {}, kind)),
+      h("span.bal", {}, bal ?? ""));
+  });
+  $("seat-list").replaceChildren(...items);
+}
+
+function resultText() {
+  const o = ctx.obs || {};
+  const ended = ctx.info?.ended || null;
+  const out = o.outcome || ended || {};
+  const parts = [];
+  if (ended && ["resigned", "claimed"].includes(ended.termination)) {
+    parts.push(t(`table.ended_${ended.termination}`, { who: seatName(ctx.seats, ended.seat) }));
+  } else if (out.message) parts.push(out.message);
+  const winners = out.winners || (typeof o.winner === "number" ? [o.winner] : []);
+  if (winners.length) parts.push(t("table.winners", { names: winners.map((i) => seatName(ctx.seats, i)) }));
+  if (Array.isArray(out.returns)) parts.push(out.returns.map((r, i) => `${seatName(ctx.seats, i)} ${String(r).startsWith("-") ? r : "+" + r}`).join(" · "));
+  return parts.join(". ") || t("table.game_over");
+}
+
+async function revealSeed() {
+  ctx.revealed = true;
+  try {
+    const record = await api("GET", tablePath("/record"));
+    const fair = record?.fairness || {};
+    const seed = fair.server_seed || fair.seed;
+    if (seed) { $("seed").textContent = seed; $("seed-row").hidden = false; }
+  } catch { /* shown when the record is fetched again */ }
+}
+
+// -- the log and chat -------------------------------------------------------------------------
+
+/** One entry of the table's log ({seq, kind, seat, action, event}) in words. */
+function entryText(entry) {
+  const event = entry && typeof entry === "object" && "event" in entry && "seq" in entry ? entry.event : entry;
+  const who = entry && typeof entry.seat === "number" ? seatName(ctx.seats, entry.seat) : "";
+  if (entry && ["resign", "claim", "handover"].includes(entry.kind)) return t(`log.${entry.kind}`, { who });
+  // an event that does not belong to this entry (a game's narration may lag) is not used
+  const fits = event && (!ctx.module?.matches || ctx.module.matches(entry, event));
+  let text = fits && ctx.module?.describe ? ctx.module.describe(event, ctx) : null;
+  if (!text && entry?.action && ctx.module?.describeAction) text = ctx.module.describeAction(entry, ctx);
+  if (entry && entry.kind === "timeout") text = t("log.timeout", { who, action: text || entry.action || "" });
+  if (text) return text;
+  if (!entry || typeof entry !== "object") return null;
+  if (entry.action && who) return t("log.acted", { who, action: entry.action });
+  if (entry.action && entry.kind === "chance") return t("log.chance", { action: entry.action });
+  return null;
+}
+
+function logEvent(entry, seq) {
+  if (!entry) return;
+  if (typeof seq === "number") { if (seq <= eventsSeen) return; eventsSeen = seq; }
+  const text = entryText(entry);
+  if (!text) return;
+  const log = $("log");
+  log.append(h("li", { "data-seq": seq ?? "" }, text));
+  while (log.children.length > 300) log.firstChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+const chatSeen = new Set();
+
+function chatLine(msg) {
+  if (msg.id !== undefined) { if (chatSeen.has(msg.id)) return; chatSeen.add(msg.id); }
+  const chat = $("chat");
+  const name = msg.name || seatName(ctx.seats, msg.seat);
+  chat.append(h("li", {}, h("b", {}, name), ": ", msg.text || ""));
+  chat.scrollTop = chat.scrollHeight;
+}
+
+async function sendChat(event) {
+  event.preventDefault();
+  const input = $("chat-text");
+  const text = input.value.trim();
+  if (!text) return;
+  try {
+    await api("POST", tablePath("/chat"), { text }, ctx.me?.token);
+    input.value = "";
+  } catch (err) { showError($("action-error"), err.message); }
+}
+
+async function loadChat() {
+  try {
+    const data = await api("GET", tablePath("/chat"));
+    const list = Array.isArray(data) ? data : data.chat || data.messages || [];
+    for (const m of list) chatLine(m);
+  } catch { /* no history */ }
+}
+
+function offerRematch() {
+  // another player asked for the rematch: the same button joins it (the seat is kept)
+  $("rematch").textContent = t("table.join_rematch");
+}
+
+async function rematch() {
+  try {
+    const made = await api("POST", tablePath("/rematch"), {}, ctx.me?.token);
+    const id = made.id || made.table;
+    if (ctx.me && made.token) saveSeat(id, made.seat ?? ctx.me.seat, made.token);
+    location.href = made.invite && made.invite.startsWith("/") ? made.invite : `/tables/${encodeURIComponent(id)}`;
+  } catch (err) { showError($("action-error"), err.message); }
+}
+
+async function claim(seat, mode) {
+  try { await api("POST", tablePath("/claim"), { seat, mode }, ctx.me?.token); await resync(); }
+  catch (err) { showError($("action-error"), err.message); }
+}
+
+async function simple(path) {
+  try { await api("POST", tablePath(path), {}, ctx.me?.token); await resync(); }
+  catch (err) { showError($("action-error"), err.message); }
+}
+
+function tick() {
+  const deadline = ctx.info?.deadline;
+  const node = $("timer");
+  if (typeof deadline !== "number" || isOver()) { node.hidden = true; return; }
+  const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
+  node.hidden = false;
+  node.textContent = t("table.time_left", { s: left });
+  node.classList.toggle("low", left <= 10);
+}
+setInterval(tick, 1000);
+
+// -- start ----------------------------------------------------------------------------------
+
+$("join-nick").value = nickname();
+$("watch").addEventListener("click", () => { watching = true; $("join").hidden = true; });
+$("copy-table-invite").addEventListener("click", () => copyText($("table-invite")));
+$("copy-seat-link").addEventListener("click", () => copyText($("seat-link")));
+$("chat-form").addEventListener("submit", sendChat);
+$("rematch").addEventListener("click", rematch);
+$("resign").addEventListener("click", () => { if (confirm(t("table.resign_confirm"))) simple("/resign"); });
+load().then(loadChat);
