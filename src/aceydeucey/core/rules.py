@@ -6,7 +6,10 @@ it) and its presets as :class:`Preset` values.  :meth:`RulesBase.resolve`
 turns a preset name plus keyword overrides into a validated ``Rules``; unknown
 names and out-of-range values raise :class:`RulesError` listing what is
 accepted, and each game's ``check`` rejects contradictory combinations naming
-both options.
+both options.  :meth:`RulesBase.describe_options` and
+:meth:`RulesBase.describe_presets` describe a game's options and presets for front
+ends, JSON-ready, with help lines and summaries in English or Portuguese from the
+``options`` catalog (``<game>.option.<name>``, ``<game>.preset.<name>``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal, Self
 
 from aceydeucey.core.errors import RulesError
+from aceydeucey.locale import check_lang, t
 
 __all__ = ["Preset", "RulesBase", "contradiction", "option"]
 
@@ -272,6 +276,76 @@ class RulesBase:
             out[f.name] = {"default": f.default, **f.metadata}
         return out
 
+    # -- descriptions for front ends (lobby form, CLI help, rules sheets) -----------
+    @classmethod
+    def describe_options(cls, game_id: str, lang: str = "en") -> list[dict[str, Any]]:
+        """Every option of ``game_id``'s rules, in declaration order, JSON-ready.
+
+        Each entry is ``{"name", "type", "choices", "min", "max", "default", "help",
+        "source", "preset_key"}``: ``type`` is readable (``"int"``, ``"bool"``, ``"str"``,
+        ``"int | None"``, ``"list[int]"``, ``"int | 'draw'"``), ``choices`` a list or None
+        (the preset names for the preset key), ``help`` the help line in ``lang`` from
+        the ``options`` catalog (``<game_id>.option.<name>``; the declared English help
+        where the catalog has none).  An unknown game or language is refused
+        (``UnknownGameError``, ``ArgumentError``).
+
+        >>> [o["help"] for o in RulesBase.describe_options("inbetween", "pt")][:2]
+        ['conjunto de regras predefinido', 'lugares à mesa']
+        """
+        check_lang(lang)
+        rules = _rules_class(cls, game_id)
+        hints = _hints(rules)
+        out: list[dict[str, Any]] = []
+        for f in dataclasses.fields(rules):  # type: ignore[arg-type]
+            meta, hint = f.metadata, hints[f.name]
+            preset_key = f.name == rules.PRESET_KEY
+            choices = meta.get("choices")
+            if choices is None and preset_key:
+                choices = tuple(rules.PRESETS)
+            if choices is None and typing.get_origin(hint) is Literal:
+                choices = typing.get_args(hint)
+            if f.default is not dataclasses.MISSING:
+                default = f.default
+            elif f.default_factory is not dataclasses.MISSING:
+                default = f.default_factory()
+            else:
+                default = None
+            out.append(
+                {
+                    "name": f.name,
+                    "type": _readable_type(hint),
+                    "choices": None if choices is None else [_json_ready(c) for c in choices],
+                    "min": meta.get("min"),
+                    "max": meta.get("max"),
+                    "default": _json_ready(default),
+                    "help": _catalog_text(game_id, "option", f.name, lang, meta.get("help", "")),
+                    "source": meta.get("source", ""),
+                    "preset_key": preset_key,
+                }
+            )
+        return out
+
+    @classmethod
+    def describe_presets(cls, game_id: str, lang: str = "en") -> list[dict[str, Any]]:
+        """Every preset of ``game_id``'s rules, in declaration order, JSON-ready.
+
+        Each entry is ``{"name", "summary", "source", "options"}``: ``summary`` in
+        ``lang`` from the ``options`` catalog (``<game_id>.preset.<name>``; the declared
+        English summary where the catalog has none), ``options`` the values the preset
+        sets (tuples as lists).
+        """
+        check_lang(lang)
+        rules = _rules_class(cls, game_id)
+        return [
+            {
+                "name": name,
+                "summary": _catalog_text(game_id, "preset", name, lang, preset.summary),
+                "source": preset.source,
+                "options": {k: _json_ready(v) for k, v in preset.options.items()},
+            }
+            for name, preset in rules.PRESETS.items()
+        ]
+
     def to_dict(self) -> dict[str, Any]:
         """Every option's resolved value, JSON-ready (tuples become lists)."""
         out: dict[str, Any] = {}
@@ -301,6 +375,61 @@ class RulesBase:
             and value != (list(v) if isinstance(v := base.get(name, defaults[name]), tuple) else v)
         ]
         return f"{self.PRESET_KEY}={preset}" + (" " + " ".join(diffs) if diffs else "")
+
+
+def _rules_class(cls: type[RulesBase], game_id: str) -> type[RulesBase]:
+    """``cls`` when it is ``game_id``'s rules, else the rules of the game registered so."""
+    if getattr(cls, "GAME", None) == game_id:
+        return cls
+    from aceydeucey.core.registry import game_class  # the registry imports the games
+
+    return game_class(game_id).rules_class
+
+
+def _catalog_text(game_id: str, kind: str, name: str, lang: str, declared: str) -> str:
+    """``<game_id>.<kind>.<name>`` from the ``options`` catalog in ``lang``, else ``declared``."""
+    try:
+        return t("options", f"{game_id}.{kind}.{name}", lang)
+    except KeyError:
+        return declared
+
+
+def _readable_type(hint: Any) -> str:
+    """A type as a form or a help screen shows it: ``int | None``, ``list[int]``, ``str``."""
+    origin = typing.get_origin(hint)
+    if hint is Any:
+        return "any"
+    if hint is type(None):
+        return "None"
+    if origin is Literal:
+        # A plain choice of words is a str (its choices are listed apart).
+        names = dict.fromkeys(type(a).__name__ for a in typing.get_args(hint))
+        return " | ".join(names)
+    if origin in (typing.Union, types.UnionType):
+        parts: list[str] = []
+        for arg in typing.get_args(hint):
+            if typing.get_origin(arg) is Literal:
+                # Words accepted besides another type: named, as they are no choices list.
+                parts.extend(repr(a) for a in typing.get_args(arg))
+            else:
+                parts.append(_readable_type(arg))
+        return " | ".join(dict.fromkeys(parts))
+    if origin is tuple:
+        args = [a for a in typing.get_args(hint) if a is not Ellipsis]
+        inner = " | ".join(dict.fromkeys(_readable_type(a) for a in args)) or "any"
+        return f"list[{inner}]"  # a tuple travels as a JSON list
+    return getattr(hint, "__name__", str(hint))
+
+
+def _json_ready(value: Any) -> Any:
+    """``value`` as JSON holds it: tuples as lists, anything unusual as text."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, tuple | list):
+        return [_json_ready(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _json_ready(v) for k, v in value.items()}
+    return str(value)
 
 
 def contradiction(rules: RulesBase, option: str, other: str) -> RulesError:
