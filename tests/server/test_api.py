@@ -662,3 +662,16 @@ def test_the_turn_timer_fires_by_itself(client: TestClient) -> None:
         time.sleep(0.02)
     else:
         raise AssertionError("the turn timer never ran out")
+
+
+def test_games_describe_every_option_in_the_readers_language(client: TestClient) -> None:
+    from aceydeucey.core.rules import RulesBase
+
+    for lang in ("en", "pt"):
+        games = client.get("/api/games", headers={"Accept-Language": lang}).json()["games"]
+        for game in games:
+            expected = {o["name"]: o["help"] for o in RulesBase.describe_options(game["id"], lang)}
+            assert {o["name"]: o["help"] for o in game["options"]} == expected
+    pt = client.get("/api/games", headers={"Accept-Language": "pt-PT"}).json()["games"]
+    chips = next(o for o in pt[0]["options"] if o["name"] == "starting_chips")
+    assert chips["help"] == "fichas com que cada lugar começa"

@@ -21,7 +21,6 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.core.registry import bot_names, game_class, game_ids
-from aceydeucey.locale import t as translate
 from aceydeucey.server.errors import ServerError, error_body, pick_lang
 from aceydeucey.server.service import TableService
 
@@ -167,16 +166,6 @@ def _choices(hint: Any, meta_choices: Any) -> list[Any] | None:
     return None
 
 
-def _localized(game_id: str, key: str, lang: str, english: str) -> str:
-    domain = UI_DOMAINS.get(game_id)
-    if domain is None:
-        return english
-    try:
-        return translate(domain, key, lang)
-    except KeyError:
-        return english
-
-
 def describe_games(lang: str) -> list[dict[str, Any]]:
     """Every game: presets, every option (type, choices, default, help, source), bots."""
     out = []
@@ -184,6 +173,9 @@ def describe_games(lang: str) -> list[dict[str, Any]]:
         rules_class = game_class(game_id).rules_class
         hints = typing.get_type_hints(rules_class)
         key = rules_class.PRESET_KEY
+        # help lines and preset summaries in the reader's language, from the options catalog
+        helps = {o["name"]: o["help"] for o in rules_class.describe_options(game_id, lang)}
+        summaries = {p["name"]: p["summary"] for p in rules_class.describe_presets(game_id, lang)}
         options = []
         for f in dataclasses.fields(rules_class):  # type: ignore[arg-type]
             meta = rules_class.option_help()[f.name]
@@ -195,9 +187,7 @@ def describe_games(lang: str) -> list[dict[str, Any]]:
                     "min": meta.get("min"),
                     "max": meta.get("max"),
                     "default": _jsonable(meta.get("default")),
-                    "help": _localized(
-                        game_id, f"option.{f.name}", lang, str(meta.get("help", ""))
-                    ),
+                    "help": helps.get(f.name, str(meta.get("help", ""))),
                     "source": meta.get("source", ""),
                     "preset_key": f.name == key,
                 }
@@ -205,7 +195,7 @@ def describe_games(lang: str) -> list[dict[str, Any]]:
         presets = [
             {
                 "name": p.name,
-                "summary": _localized(game_id, f"preset.{p.name}", lang, p.summary),
+                "summary": summaries.get(p.name, p.summary),
                 "source": p.source,
                 "options": _jsonable(dict(p.options)),
             }
