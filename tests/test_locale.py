@@ -99,7 +99,7 @@ def test_floats_take_the_decimal_comma_in_portuguese() -> None:
 def test_errors_render_nested_messages_in_the_same_language() -> None:
     err = IllegalActionError("turn.not_yours", seat=1, who=message("turn.who_chance"))
     assert str(err) == "seat 1 cannot act now: it is chance's turn"
-    assert err.render("pt") == "o lugar 1 não pode jogar agora: é a vez de sorte"
+    assert err.render("pt") == "o lugar 1 não pode jogar agora: é a vez do acaso"
     assert err.to_dict()["params"] == {"seat": 1, "who": {"code": "turn.who_chance", "params": {}}}
 
 

@@ -13,3 +13,11 @@ def test_readme_examples_run() -> None:
         str(README), module_relative=False, optionflags=doctest.ELLIPSIS, globs={}
     )
     assert result.attempted >= 8 and result.failed == 0
+
+
+def test_api_doc_examples_run() -> None:
+    api = README.parent / "docs" / "api.md"
+    result = doctest.testfile(
+        str(api), module_relative=False, optionflags=doctest.ELLIPSIS, globs={}
+    )
+    assert result.attempted >= 3 and result.failed == 0
