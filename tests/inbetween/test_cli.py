@@ -516,12 +516,12 @@ def test_an_unwritable_record_path_is_refused_before_play(tmp_path: Path) -> Non
     code, out = invoke(
         "play", "inbetween", "--bots", "4", "--seed", "1", "--record", str(blocker / "r.json")
     )
-    assert code == 2 and "cannot write the record to" in flat(out)
+    assert code == 2 and "cannot save the record to" in flat(out)
     assert "Round 1" not in out and "Traceback" not in out
     code, out = invoke(
         "play", "inbetween", "--bots", "4", "--record", str(tmp_path), "--lang", "pt"
     )
-    assert code == 2 and "não é possível escrever o registo" in flat(out)
+    assert code == 2 and "não é possível guardar o registo" in flat(out)
 
 
 def test_another_session_carries_the_standings(tmp_path: Path) -> None:

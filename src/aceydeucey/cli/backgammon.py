@@ -26,6 +26,7 @@ import typer
 from aceydeucey.cli.common import (
     LangOption,
     OptionsOption,
+    check_record_path,
     console,
     default_record_path,
     fail,
@@ -240,21 +241,6 @@ def player_names(humans: tuple[int, ...], bot: str, lang: str) -> list[str]:
             bots += 1
             names.append(t_(lang, "bot_name", n=bots, bot=bot))
     return names
-
-
-def check_record_path(path: Path, lang: str) -> None:
-    """Refuse, before play starts, a record path that cannot be written (no traceback)."""
-    existed = path.exists()
-    try:
-        if path.is_dir():
-            raise IsADirectoryError(21, "Is a directory")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8"):
-            pass
-    except OSError as exc:
-        fail(t_(lang, "error_save", path=str(path), reason=exc.strerror or str(exc)))
-    if not existed:
-        path.unlink()
 
 
 class HumanAgent:

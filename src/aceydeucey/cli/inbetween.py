@@ -28,6 +28,7 @@ import typer
 from aceydeucey.cli.common import (
     LangOption,
     OptionsOption,
+    check_record_path,
     console,
     default_record_path,
     fail,
@@ -305,7 +306,7 @@ def play_inbetween(
     if bot not in BOTS:
         fail(t(_DOMAIN, "error.unknown_bot", lang, bot=bot, accepted=", ".join(BOTS)))
     path = record or default_record_path("inbetween")
-    _check_writable(path, lang)
+    check_record_path(path, lang)
     humans = n - bot_seats
     names = seat_names(humans, n, bot, lang)
     agents: list[Any] = [
@@ -372,7 +373,7 @@ def play_inbetween(
         if answer == "r":
             tally, sessions = [Fraction(0)] * n, 0
         path = record_path_after(record, sessions + 1)
-        _check_writable(path, lang)
+        check_record_path(path, lang)
 
 
 def seat_names(humans: int, seats: int, bot: str, lang: str) -> list[str]:
@@ -411,21 +412,6 @@ def _ask_again(lang: str) -> str:
         choice = _plain(text)[:1]
         if choice in ("c", "r", "n", "q", "s"):
             return "n" if choice in ("q", "s") else choice
-
-
-def _check_writable(path: Path, lang: str) -> None:
-    """Refuse, before play starts, a record path that cannot be written."""
-    existed = path.exists()
-    try:
-        if path.is_dir():
-            raise IsADirectoryError(21, "is a directory")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8"):
-            pass
-    except OSError as exc:
-        fail(t(_DOMAIN, "ui.record_unwritable", lang, path=str(path), reason=exc.strerror or exc))
-    if not existed:
-        path.unlink()
 
 
 def _save(result: Record, path: Path, lang: str) -> Path:
