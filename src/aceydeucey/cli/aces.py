@@ -542,7 +542,7 @@ def analyze_command(
     except AceyDeuceyError as exc:
         fail_error(exc, language)
     if plot is not None:
-        from aceydeucey.aces_in_the_pot.plot import plot_solution
+        from aceydeucey.cli.aces_plot import plot_solution
 
         plot_solution(solution, plot, language)
     if as_json:
