@@ -365,7 +365,7 @@ async def table_socket(
         await websocket.send_json({"type": "error", **error_body(exc, lang)})
         await websocket.close(code=4000 + status)
         return
-    sub = service.subscribe(t, seat, lang)
+    sub = await service.subscribe(t, seat, lang)
     sender = asyncio.create_task(_send_loop(websocket, sub))
     try:
         async with t.lock:
@@ -384,8 +384,9 @@ async def table_socket(
     except WebSocketDisconnect:
         pass
     finally:
-        service.unsubscribe(t, sub)
         sub.close()
+        with contextlib.suppress(Exception):
+            await service.unsubscribe(t, sub)
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(sender, 5)
         if websocket.application_state != WebSocketState.DISCONNECTED:

@@ -24,6 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.server.api import request_lang, router
 from aceydeucey.server.errors import ServerError, error_body, status_of
+from aceydeucey.server.presence import make_presence
 from aceydeucey.server.pubsub import make_broadcaster
 from aceydeucey.server.service import TableService
 from aceydeucey.server.settings import Settings
@@ -149,7 +150,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     install_log_filter()
     store = Store(settings.database_url, schema=settings.database_schema)
-    service = TableService(settings, store, make_broadcaster(settings.redis_url))
+    service = TableService(
+        settings, store, make_broadcaster(settings.redis_url), make_presence(settings.redis_url)
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -130,6 +130,8 @@ class Subscriber:
         self.lang = lang
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(limit)
         self.overflowed = False
+        #: the socket's id in ``presence``
+        self.conn = ""
 
     def send(self, message: dict[str, Any]) -> None:
         try:

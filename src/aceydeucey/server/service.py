@@ -48,6 +48,7 @@ from aceydeucey.core.registry import bot_names, load_game, make_bot
 from aceydeucey.core.table import seat_agent
 from aceydeucey.server.errors import ServerError
 from aceydeucey.server.fairness import FairChance, commitment, cutting_seat, new_server_seed
+from aceydeucey.server.presence import MemoryPresence, Presence
 from aceydeucey.server.pubsub import Broadcaster, Hub, LocalBroadcaster, Subscriber
 from aceydeucey.server.settings import Settings
 from aceydeucey.server.store import Entry, SeqTaken, Store, tables
@@ -201,12 +202,14 @@ class TableService:
         settings: Settings,
         store: Store,
         broadcaster: Broadcaster | None = None,
+        presence: Presence | None = None,
         *,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.settings = settings
         self.store = store
         self.broadcaster = broadcaster or LocalBroadcaster()
+        self.presence = presence or MemoryPresence(clock)
         self.hub = Hub()
         self.clock = clock
         self._tables: dict[str, LiveTable] = {}
@@ -218,6 +221,7 @@ class TableService:
     async def start(self) -> None:
         if self.settings.migrate:
             await self.store.migrate()
+        await self.presence.start()
         await self.broadcaster.start(self._on_remote)
         for table_id in await self.store.table_ids(status=["playing"]):
             try:
@@ -242,6 +246,7 @@ class TableService:
             for sub in self.hub.subscribers(t.id):
                 sub.close()
         await self.broadcaster.stop()
+        await self.presence.stop()
         await self.store.close()
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
@@ -512,6 +517,7 @@ class TableService:
         async with t.lock:
             self._load_seats(t, await self.store.load_seats(t.id))
             t.last_seen[seat] = self.clock()
+            await self.presence.seen(t.id, seat)
             if cut and seat == self.cutter(t) and t.row.get("cut") is None:
                 await self._set_cut(t, cut.encode("utf-8")[:1024])
             await self._maybe_start(t)
@@ -555,12 +561,14 @@ class TableService:
         for seat, info in enumerate(t.seats):
             if info.token_hash is not None and hmac.compare_digest(info.token_hash, digest):
                 t.last_seen[seat] = self.clock()
+                self._spawn(self.presence.seen(t.id, seat))
                 return seat
         raise ServerError(403, "server.token_wrong")
 
     async def seat_of(self, table_id: str, token: str | None) -> tuple[LiveTable, int | None]:
         """The table and the seat of ``token`` (``None``: a spectator, when no token)."""
         t = await self.table(table_id)
+        await self.presence.refresh(t.id)  # other processes' sockets, for the views
         if token is None:
             return t, None
         if not any(s.token_hash for s in t.seats):
@@ -829,11 +837,15 @@ class TableService:
                 raise ServerError(409, "server.seq_stale", seq=t.seq - 1, current=t.seq) from None
             return self.view(t, seat)
 
-    def absent_for(self, t: LiveTable, seat: int) -> float:
-        """Seconds seat has been away (no socket here, no request): 0 while connected."""
+    async def absent_for(self, t: LiveTable, seat: int) -> float:
+        """Seconds seat has been away (no socket in any process, no request): 0 while
+        connected.  The latest of what ``presence`` saw (every process, with Redis) and
+        this process's own sightings (a table loaded here counts from its loading)."""
         if self.hub.count(t.id, seat) > 0:
             return 0.0
-        return max(0.0, self.clock() - t.last_seen[seat])
+        shared = await self.presence.away(t.id, seat)
+        here = max(0.0, self.clock() - t.last_seen[seat])
+        return here if shared is None else min(shared, here)
 
     async def claim(
         self, table_id: str, token: str | None, absent: int, mode: str
@@ -853,7 +865,7 @@ class TableService:
             if mode == "win" and n != 2:
                 raise ServerError(400, "server.claim_win_two_players")
             wait = float(t.config.get("claim_after", self.settings.claim_after))
-            away = self.absent_for(t, absent)
+            away = await self.absent_for(t, absent)
             if away < wait:
                 raise ServerError(
                     409, "server.claim_too_soon", seat=absent, seconds=int(wait - away) + 1
@@ -948,7 +960,9 @@ class TableService:
                 "bot": s.bot,
                 "name": s.name if s.kind == "human" else f"bot:{s.bot}",
                 "taken": s.taken,
-                "connected": s.kind == "bot" or self.hub.count(t.id, i) > 0,
+                "connected": s.kind == "bot"
+                or self.hub.count(t.id, i) > 0
+                or i in self.presence.remote(t.id).seats,
             }
             for i, s in enumerate(t.seats)
         ]
@@ -983,7 +997,7 @@ class TableService:
             },
             "rematch": t.row.get("rematch"),
             "rematch_of": t.row.get("rematch_of"),
-            "spectators": self.hub.count(t.id, None),
+            "spectators": self.hub.count(t.id, None) + self.presence.remote(t.id).spectators,
         }
 
     def view(self, t: LiveTable, seat: int | None) -> dict[str, Any]:
@@ -1023,7 +1037,9 @@ class TableService:
         from aceydeucey.core.registry import game_class
 
         out = []
-        for row in await self.store.lobby():
+        rows = await self.store.lobby()
+        watching = await self.presence.spectators(row["id"] for row in rows)
+        for row in rows:
             try:
                 preset_key = game_class(row["game"]).rules_class.PRESET_KEY
             except AceyDeuceyError:
@@ -1052,33 +1068,43 @@ class TableService:
                     "taken": sum(1 for s in seat_list if s["taken"]),
                     "players": len(seat_list),
                     "status": live.status if live is not None else row["status"],
-                    "spectators": self.hub.count(row["id"], None),
+                    "spectators": watching.get(row["id"], 0),
                     "created_at": row["created_at"],
                 }
             )
         return out
 
     # -- sockets ----------------------------------------------------------------------------
-    def subscribe(self, t: LiveTable, seat: int | None, lang: str) -> Subscriber:
+    async def subscribe(self, t: LiveTable, seat: int | None, lang: str) -> Subscriber:
         sub = Subscriber(seat, lang)
+        sub.conn = self.presence.new_id()
         self.hub.join(t.id, sub)
+        await self.presence.join(t.id, sub.conn, seat)
+        await self.presence.refresh(t.id)
         if seat is not None:
             t.last_seen[seat] = self.clock()
             self._push_seats(t)
+            self._spawn(self.broadcaster.publish({"table": t.id, "presence": True}))
         return sub
 
-    def unsubscribe(self, t: LiveTable, sub: Subscriber) -> None:
+    async def unsubscribe(self, t: LiveTable, sub: Subscriber) -> None:
         self.hub.leave(t.id, sub)
         if sub.seat is not None:
             t.last_seen[sub.seat] = self.clock()
-            self._push_seats(t)
-        self._forget_if_done(t)
+        try:
+            await self.presence.leave(t.id, sub.conn, sub.seat)
+        finally:
+            if sub.seat is not None:
+                self._push_seats(t)
+                self._spawn(self.broadcaster.publish({"table": t.id, "presence": True}))
+            self._forget_if_done(t)
 
     def _forget_if_done(self, t: LiveTable) -> None:
         """Drop a finished table nobody watches from memory (the store rebuilds it on demand)."""
         if t.over and not self.hub.subscribers(t.id) and self._tables.get(t.id) is t:
             del self._tables[t.id]
             self._loading.pop(t.id, None)
+            self.presence.forget(t.id)
 
     def state_message(self, t: LiveTable, seat: int | None) -> dict[str, Any]:
         obs = self.observation(t, seat)
@@ -1125,6 +1151,10 @@ class TableService:
             return
         if "chat" in message and isinstance(message["chat"], dict):
             self._push_chat(t, message["chat"])
+            return
+        if message.get("presence"):  # a seat's socket opened or closed in another process
+            await self.presence.refresh(t.id)
+            self._push_seats(t)
             return
         async with t.lock:
             if message.get("seats"):
