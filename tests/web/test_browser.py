@@ -62,6 +62,35 @@ def sit(page: Any, live_server: str, api: httpx.Client, table: str, seat: int, n
     page.context.add_cookies([{"name": f"seat_{table}", "value": token, "url": live_server}])
 
 
+def board_and_observation(page: Any) -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
+    """Where the backgammon board draws checkers, and where the observation it drew puts them.
+
+    Both are read at one moment (the bot may move right after): place -> [side, count], a
+    place being a point, ``bar`` (the seat's own) or ``bar-opp``; stacks show 5 at most.
+    """
+    drawn, seen = page.evaluate(
+        """() => {
+          const drawn = {};
+          for (const c of document.querySelectorAll('.bg-board circle[data-at]')) {
+            const at = drawn[c.dataset.at] = drawn[c.dataset.at] || [c.dataset.side, 0];
+            at[1] += 1;
+          }
+          return [drawn, aceydeucey.obs];
+        }"""
+    )
+    own, opp = ("dark", "light") if seen["seat"] == 1 else ("light", "dark")
+    expected = {
+        str(p): [own if n > 0 else opp, min(abs(n), 5)]
+        for p, n in enumerate(seen["points"], start=1)
+        if n
+    }
+    if seen["bar"][0]:
+        expected["bar"] = [own, min(seen["bar"][0], 5)]
+    if seen["bar"][1]:
+        expected["bar-opp"] = [opp, min(seen["bar"][1], 5)]
+    return drawn, expected
+
+
 def test_inbetween_guide_session_two_people_and_a_bot(
     contexts: Any, live_server: str, artifacts: Path
 ) -> None:
@@ -193,17 +222,44 @@ def test_backgammon_moves_by_click_undo_confirm_then_resign(
     sit(page, live_server, api, table, 0, "Ana")
     page.goto(f"{live_server}/tables/{table}")
     played: list[str] = []
-    for turn in range(2):
+    rolls = 0
+    for _ in range(12):  # the person's two plays, with the rolls and any named double around them
+        if len(played) == 2:
+            break
         page.wait_for_function(
             "document.querySelector('#controls #confirm')"
             " || document.querySelector('#controls [data-action]')"
         )
+        seq = page.evaluate("aceydeucey.seq")
+        if page.query_selector("#controls [data-action=roll]"):
+            # the person throws their own dice: no play is offered before the roll
+            assert not page.query_selector("#controls #confirm")
+            assert page.evaluate("aceydeucey.info.to_roll") == 0
+            # a re-render (each message brings one) keeps the unchanged button under the pointer
+            kept = page.evaluate(
+                """() => {
+                  const before = document.querySelector('#controls [data-action=roll]');
+                  aceydeucey.refresh();
+                  return before === document.querySelector('#controls [data-action=roll]')
+                    && before.isConnected;
+                }"""
+            )
+            assert kept, "re-rendering replaced an unchanged Roll button"
+            page.click("#controls [data-action=roll]")
+            page.wait_for_function(f"aceydeucey.seq > {seq}")
+            rolls += 1
+            continue
         if page.query_selector("#controls [data-action^='double']"):
             page.click("#controls [data-action^='double']:not([disabled])")
+            page.wait_for_function(f"aceydeucey.seq > {seq}")
             continue
-        if not page.query_selector("#controls #confirm"):
+        if not page.query_selector("#controls #confirm"):  # no play at all: the pass
             page.click("#controls [data-action]")
+            page.wait_for_function(f"aceydeucey.seq > {seq}")
             continue
+        assert rolls, "the dice were thrown by the person before the first play"
+        assert page.evaluate("aceydeucey.obs.dice.length") >= 2
+        turn = len(played)
         legal = page.evaluate("aceydeucey.obs.legal_actions")
         # click a movable checker, then one of the highlighted targets: only legal steps are offered
         steps = 0
@@ -244,10 +300,13 @@ def test_backgammon_moves_by_click_undo_confirm_then_resign(
         label = page.inner_text("#confirm")
         assert any(play in label for play in legal), (label, legal)
         played.append(next(play for play in legal if play in label))
-        seq = page.evaluate("aceydeucey.seq")
         page.click("#confirm")
         page.wait_for_function(f"aceydeucey.seq > {seq}")
+        # the board drawn is the server's position: every checker on its point, the bar's too
+        drawn, expected = board_and_observation(page)
+        assert drawn == expected
         page.screenshot(path=artifacts / f"backgammon-turn-{turn}.png", full_page=True)
+    assert len(played) == 2, played
     for play in played:  # the log tells every play, the bot's replies in between too
         page.wait_for_function(
             f"document.getElementById('log').textContent.includes({json.dumps(play)})"

@@ -1,5 +1,5 @@
 // Aces in the Pot: the dice, everyone's chips, the pot, the finish attempt roll by roll.
-import { h, t, has } from "./common.js";
+import { h, t, has, keepChildren } from "./common.js";
 import { dieSvg, chipSvg } from "./cards.js";
 
 function lastDice(obs) {
@@ -53,7 +53,7 @@ export function render(board, controls, view) {
   if (view.mine) {
     for (const a of view.legal) nodes.push(h("button.btn.primary", { type: "button", "data-action": a, onclick: () => view.act(a) }, has(`aces.action.${a}`) ? t(`aces.action.${a}`) : a));
   }
-  controls.replaceChildren(...nodes);
+  keepChildren(controls, nodes);
 }
 
 export function describe(event, view) {

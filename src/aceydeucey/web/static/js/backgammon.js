@@ -1,6 +1,6 @@
 // Backgammon: the board as SVG, checkers moved step by step (click or drag) within the legal
 // plays the server lists, undoable until the play is confirmed.
-import { h, s, t, has } from "./common.js";
+import { h, s, t, has, keepChildren } from "./common.js";
 import { dieSvg } from "./cards.js";
 
 const W = 36, L = 14, BAR = 36, TOP = 14, PH = 160, H = 400, TRAY = 50;
@@ -11,6 +11,9 @@ const LIGHT = { fill: "#f4ecd8", stroke: "#8d7a58" };
 const DARK = { fill: "#2a2523", stroke: "#000" };
 
 let turn = { key: "", steps: [], selected: null };
+// the latest render's arguments: a control kept from an earlier render acts on the page as it is now
+let last = null;
+const again = () => render(last.board, last.controls, last.view);
 
 // -- notation: plays into single-die steps --------------------------------------------------
 
@@ -145,9 +148,11 @@ function checker(x, y, colour, attrs = {}) {
   return s("circle", { cx: x, cy: y, r: R, fill: colour.fill, stroke: colour.stroke, "stroke-width": 2, class: "checker", ...attrs });
 }
 
-function stack(node, x, baseY, dir, count, colour, attrs, label) {
+// `place` names where the stack stands (a point, "bar" or "bar-opp"), for the tests and tools
+function stack(node, x, baseY, dir, count, colour, attrs, label, place) {
   const shown = Math.min(count, 5);
-  for (let i = 0; i < shown; i += 1) node.append(checker(x, baseY + dir * (R + i * (2 * R - 2)), colour, i === shown - 1 ? attrs : { "pointer-events": "none" }));
+  const side = { "data-at": place, "data-side": colour === LIGHT ? "light" : "dark" };
+  for (let i = 0; i < shown; i += 1) node.append(checker(x, baseY + dir * (R + i * (2 * R - 2)), colour, { ...side, ...(i === shown - 1 ? attrs : { "pointer-events": "none" }) }));
   if (count > 5 || label) node.append(s("text", { x, y: baseY + dir * (R + (shown - 1) * (2 * R - 2)) + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: colour === LIGHT ? "#333" : "#fff", "pointer-events": "none", text: String(count) }));
 }
 
@@ -178,13 +183,13 @@ function boardSvg(obs, pos, view, state) {
     const base = isTop(p) ? TOP : H - TOP;
     const dir = isTop(p) ? 1 : -1;
     const source = n > 0 && state.sources.has(String(p));
-    stack(svg, pointX(p), base, dir, Math.abs(n), colour, { "data-from": source ? p : undefined, class: source ? "checker movable" : "checker", "stroke-width": String(state.selected) === String(p) ? 4 : 2, stroke: String(state.selected) === String(p) ? "#f6c445" : colour.stroke });
+    stack(svg, pointX(p), base, dir, Math.abs(n), colour, { "data-from": source ? p : undefined, class: source ? "checker movable" : "checker", "stroke-width": String(state.selected) === String(p) ? 4 : 2, stroke: String(state.selected) === String(p) ? "#f6c445" : colour.stroke }, false, p);
   }
   const barX = L + W * 6 + BAR / 2;
-  if (pos.bar[1]) stack(svg, barX, TOP + 40, 1, pos.bar[1], opp, {}, pos.bar[1] > 1);
+  if (pos.bar[1]) stack(svg, barX, TOP + 40, 1, pos.bar[1], opp, {}, pos.bar[1] > 1, "bar-opp");
   if (pos.bar[0]) {
     const source = state.sources.has("bar");
-    stack(svg, barX, H - TOP - 40, -1, pos.bar[0], own, { "data-from": source ? "bar" : undefined, class: source ? "checker movable" : "checker", stroke: state.selected === "bar" ? "#f6c445" : own.stroke, "stroke-width": state.selected === "bar" ? 4 : 2 }, pos.bar[0] > 1);
+    stack(svg, barX, H - TOP - 40, -1, pos.bar[0], own, { "data-from": source ? "bar" : undefined, class: source ? "checker movable" : "checker", stroke: state.selected === "bar" ? "#f6c445" : own.stroke, "stroke-width": state.selected === "bar" ? 4 : 2 }, pos.bar[0] > 1, "bar");
   }
   // the tray: the stock of unentered checkers and those borne off, the opponent's on top
   const trayX = BOARD_W + TRAY / 2 + 2;
@@ -229,6 +234,7 @@ function isPlayList(legal) { return legal.some((a) => a.includes("/")) ; }
 export function render(board, controls, view) {
   const obs = view.obs;
   const legal = view.legal || [];
+  last = { board, controls, view };
   const key = `${view.tableId}:${view.seq}`;
   if (turn.key !== key) turn = { key, steps: [], selected: null };
   const dice = (obs.dice || []).map(Number);
@@ -326,13 +332,13 @@ export function render(board, controls, view) {
     if (playing) {
       const complete = left.find((p) => p.left.length === 0);
       nodes.push(h("button.btn.primary", { type: "button", id: "confirm", disabled: !complete, onclick: () => complete && view.act(complete.text) }, complete ? t("bg.confirm_play", { play: complete.text }) : t("bg.confirm")));
-      nodes.push(h("button.btn", { type: "button", id: "undo", disabled: !turn.steps.length, onclick: () => { turn.steps.pop(); turn.selected = null; render(board, controls, view); } }, t("bg.undo")));
+      nodes.push(h("button.btn", { type: "button", id: "undo", disabled: !turn.steps.length, onclick: () => { turn.steps.pop(); turn.selected = null; again(); } }, t("bg.undo")));
       const select = h("select", { id: "play-list", "aria-label": t("bg.choose_play") }, ...legal.filter((a) => a.includes("/")).map((a) => h("option", { value: a }, a)));
       nodes.push(h("span.grow"), h("label", { for: "play-list", class: "label" }, t("bg.or_choose")), select,
-        h("button.btn", { type: "button", id: "play-chosen", onclick: () => view.act(select.value) }, t("bg.play")));
+        h("button.btn", { type: "button", id: "play-chosen", onclick: () => view.act(controls.querySelector("#play-list").value) }, t("bg.play")));
     }
   }
-  controls.replaceChildren(...nodes);
+  keepChildren(controls, nodes);
 }
 
 export function balance(obs, i) {

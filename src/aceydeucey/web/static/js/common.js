@@ -116,6 +116,21 @@ export function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+/**
+ * Make `nodes` the children of `parent`, keeping in place every child equal to its new
+ * counterpart (same tag, attributes and content): a page re-rendered on every message must
+ * not swap a button for its twin under the pointer, which loses a click half made.
+ */
+export function keepChildren(parent, nodes) {
+  for (const node of [...parent.childNodes]) if (node.nodeType !== Node.ELEMENT_NODE) node.remove();
+  nodes.forEach((node, i) => {
+    const here = parent.children[i];
+    if (!here) parent.append(node);
+    else if (!here.isEqualNode(node)) here.replaceWith(node);
+  });
+  while (parent.children.length > nodes.length) parent.lastElementChild.remove();
+}
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 export function s(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG_NS, tag);

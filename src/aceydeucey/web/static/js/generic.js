@@ -1,9 +1,9 @@
 // Any other game: its legal actions as buttons and the observation as text.
-import { h } from "./common.js";
+import { h, keepChildren } from "./common.js";
 
 export function render(board, controls, view) {
   board.replaceChildren(h("pre", { style: "white-space:pre-wrap;overflow-wrap:anywhere" }, JSON.stringify(view.obs, null, 1)));
-  controls.replaceChildren(...(view.mine ? view.legal : []).map((a) => h("button.btn", { type: "button", "data-action": a, onclick: () => view.act(a) }, a)));
+  keepChildren(controls, (view.mine ? view.legal : []).map((a) => h("button.btn", { type: "button", "data-action": a, onclick: () => view.act(a) }, a)));
 }
 
 export function describe(event) { return event ? JSON.stringify(event) : null; }

@@ -1,5 +1,5 @@
 // In-Between: the posts and the third card on green felt, the pot, every balance, the stakes.
-import { h, t, has, fill, seatName, api, LANG } from "./common.js";
+import { h, t, has, fill, seatName, api, LANG, keepChildren } from "./common.js";
 import { cardSvg, cardBack, chipSvg, cardName } from "./cards.js";
 
 const STAKE_VERBS = ["bet", "higher", "lower", "raise"];
@@ -50,7 +50,8 @@ function stakeControl(verb, amounts, view) {
     if (amounts.includes(n)) view.act(`${verb} ${n}`);
   });
   sync(min);
-  return h("div.stake", {}, range, number, button,
+  // the amounts on the group: a kept group (see keepChildren) acts on the same amounts
+  return h("div.stake", { "data-amounts": amounts.join(" ") }, range, number, button,
     h("button.btn.small", { type: "button", onclick: () => { sync(max); }, "data-max": verb }, t("ib.max", { n: max })));
 }
 
@@ -133,7 +134,7 @@ function renderControls(controls, view) {
     const box = h("input", { type: "checkbox", id: "coach", checked: view.coach, onchange: (e) => { window.aceydeucey.coach = e.target.checked; view.refresh(); } });
     nodes.push(h("span.grow"), h("label.toggle", { for: "coach" }, box, t("ib.coach")));
   }
-  controls.replaceChildren(...nodes);
+  keepChildren(controls, nodes);
 }
 
 function frac(text) {

@@ -1,6 +1,6 @@
 // The table page: seat choice, the live observation over a WebSocket, actions, log and chat.
 import { api, h, t, gameName, seatName, isBotSeat, botName, showError, loadSeat, saveSeat, forgetSeat,
-  nickname, saveNickname, copyText, gameModule, addMessages, PAGE, LANG, ApiError } from "./common.js";
+  nickname, saveNickname, copyText, gameModule, addMessages, keepChildren, PAGE, LANG, ApiError } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = PAGE.table;
@@ -225,7 +225,7 @@ function header() {
   const free = freeSeats();
   join.hidden = Boolean(ctx.me) || watching || !free.length || isOver();
   if (!join.hidden) {
-    $("join-seats").replaceChildren(...free.map((i) => h("button.btn.primary", { type: "button", "data-seat": i, onclick: () => takeSeat(i) }, t("table.take_seat", { n: i + 1 }))));
+    keepChildren($("join-seats"), free.map((i) => h("button.btn.primary", { type: "button", "data-seat": i, onclick: () => takeSeat(i) }, t("table.take_seat", { n: i + 1 }))));
   }
 }
 
