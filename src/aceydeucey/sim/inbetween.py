@@ -225,8 +225,6 @@ def _play(  # pragma: no cover - compiled
     use_given = given.shape[0] > 0
     for b in prange(blocks):
         deck = np.empty(size, np.int64)
-        for i in range(size):
-            deck[i] = i // (4 * ndecks) + 2
         cnt = np.zeros(15, np.int64)
         first = np.zeros(n, np.int64)
         lo_g = b * sessions // blocks
@@ -234,6 +232,8 @@ def _play(  # pragma: no cover - compiled
         for g in range(lo_g, hi_g):
             gid = first_session + g
             state = _seed(seed, gid)
+            for i in range(size):  # each session starts from the sorted deck: reproducible
+                deck[i] = i // (4 * ndecks) + 2
             for s in range(n):
                 chips[g, s] = start
             pot = 0
