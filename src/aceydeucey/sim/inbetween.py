@@ -225,6 +225,10 @@ def _play(  # pragma: no cover - compiled
     use_given = given.shape[0] > 0
     for b in prange(blocks):
         deck = np.empty(size, np.int64)
+        sorted_deck = np.empty(size, np.int64)
+        for i in range(size):
+            sorted_deck[i] = i // (4 * ndecks) + 2
+        own = np.empty(n, np.int64)  # each seat's strategy in the session
         cnt = np.zeros(15, np.int64)
         first = np.zeros(n, np.int64)
         lo_g = b * sessions // blocks
@@ -232,8 +236,10 @@ def _play(  # pragma: no cover - compiled
         for g in range(lo_g, hi_g):
             gid = first_session + g
             state = _seed(seed, gid)
-            for i in range(size):  # each session starts from the sorted deck: reproducible
-                deck[i] = i // (4 * ndecks) + 2
+            deck[:] = sorted_deck  # each session starts from the sorted deck: reproducible
+            shift = gid % n if rotate else 0
+            for s in range(n):
+                own[s] = codes[s + shift - n if s + shift >= n else s + shift]
             for s in range(n):
                 chips[g, s] = start
             pot = 0
@@ -260,8 +266,9 @@ def _play(  # pragma: no cover - compiled
                 for r in range(2, 15):
                     cnt[r] = 4 * ndecks
                 pos = 0
-                for kk in range(n):
-                    seat = (dealer + 1 + kk) % n
+                seat = dealer
+                for _ in range(n):
+                    seat = 0 if seat == n - 1 else seat + 1
                     if use_given:
                         c = np.int64(given[g, rnd - 1, pos])
                     else:
@@ -274,8 +281,9 @@ def _play(  # pragma: no cover - compiled
                     cnt[c] -= 1
                     first[seat] = c
                 emptied = False
-                for kk in range(n):
-                    seat = (dealer + 1 + kk) % n
+                seat = dealer
+                for _ in range(n):
+                    seat = 0 if seat == n - 1 else seat + 1
                     a = first[seat]
                     if use_given:
                         c = np.int64(given[g, rnd - 1, pos])
@@ -306,7 +314,7 @@ def _play(  # pragma: no cover - compiled
                     low = max(low, 1)
                     stake = 0
                     if high >= low:
-                        strategy = codes[(seat + gid) % n] if rotate else codes[seat]
+                        strategy = own[seat]
                         if strategy == 0:
                             state, r = _below(state, high - low + 2)
                             stake = 0 if r == 0 else low + r - 1
@@ -357,7 +365,7 @@ def _play(  # pragma: no cover - compiled
                 if emptied:
                     end = 1
                     break
-                dealer = (dealer + 1) % n
+                dealer = 0 if dealer == n - 1 else dealer + 1
             pot_out[g] = pot
             hands_out[g] = hands
             end_out[g] = end
