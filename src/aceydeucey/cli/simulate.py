@@ -155,7 +155,7 @@ def inbetween_command(
             s.strategy,
             _number(s.win_rate, language),
             f"{_number(low, language)}–{_number(high, language)}",
-            f"{_number(s.mean_balance, language, 2)}±{_number(s.balance_stderr, language, 2)}",
+            f"{_number(s.mean_balance, language, 2)}±{_number(s.balance_stderr, language, 3)}",
             _count(s.hands, language),
             won,
         )
