@@ -1,7 +1,7 @@
 """The simulator and the reference engine, fed the same deck orders, play the same sessions.
 
-The deterministic strategies (``ev``, ``kelly``, ``cautious``) decide the same way in the
-kernel and as agents at the core ``Table``, so session by session the final chips, the
+The deterministic strategies (``ev``, ``kelly``, ``cautious``, ``session``) decide the same
+way in the kernel and as agents at the core ``Table``, so session by session the final chips, the
 pot, the hands, the ending and each seat's bets must agree exactly.
 """
 
@@ -16,7 +16,7 @@ from aceydeucey.inbetween.rules import Rules
 from aceydeucey.sim.inbetween import deck_orders, play_sessions
 from tests.sim.engine import play
 
-DETERMINISTIC = ("ev", "kelly", "cautious")
+DETERMINISTIC = ("ev", "kelly", "cautious", "session")
 
 CASES: list[dict[str, Any]] = [
     {},
@@ -34,7 +34,7 @@ CASES: list[dict[str, Any]] = [
 def test_same_decks_same_sessions(options: dict[str, Any]) -> None:
     rules = Rules.resolve(**options)
     n = rules.players
-    strategies = tuple(DETERMINISTIC[i % 3] for i in range(n))
+    strategies = tuple(DETERMINISTIC[i % 4] for i in range(n))
     sessions = 40
     ranks, cards = deck_orders(rules, sessions, seed=len(options))
     batch = play_sessions(rules, strategies, sessions, seed=0, decks=ranks)

@@ -11,15 +11,18 @@ from hypothesis import strategies as st
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.sim.inbetween import STRATEGY_NAMES, play_sessions
 
+#: Strategies without a search (``session`` plays out the session at each decision).
+FAST = tuple(s for s in STRATEGY_NAMES if s != "session")
+
 
 @st.composite
-def rule_sets(draw: st.DrawFn) -> Rules:
+def rule_sets(draw: st.DrawFn, players: int = 10, rounds: int = 30) -> Rules:
     options: dict[str, Any] = {
-        "players": draw(st.integers(2, 10)),
+        "players": draw(st.integers(2, players)),
         "starting_chips": draw(st.integers(1, 300)),
         "ante": draw(st.integers(1, 4)),
         "ante_each_round": draw(st.booleans()),
-        "rounds": draw(st.integers(1, 30)),
+        "rounds": draw(st.integers(1, rounds)),
         "decks": draw(st.integers(1, 3)),
         "post_multiplier": draw(st.integers(1, 4)),
         "stake_cap": draw(st.sampled_from(["cover", "chips", "none"])),
@@ -34,7 +37,7 @@ def rule_sets(draw: st.DrawFn) -> Rules:
 @settings(max_examples=60, deadline=None)
 @given(
     rules=rule_sets(),
-    picks=st.lists(st.sampled_from(STRATEGY_NAMES), min_size=10, max_size=10),
+    picks=st.lists(st.sampled_from(FAST), min_size=10, max_size=10),
     seed=st.integers(0, 2**64 - 1),
 )
 def test_every_session_conserves_chips(rules: Rules, picks: list[str], seed: int) -> None:
@@ -53,13 +56,23 @@ def test_every_session_conserves_chips(rules: Rules, picks: list[str], seed: int
     assert (batch.pot[batch.ended == 0] > 0).all()  # the rounds played out: antes in the pot
 
 
+@settings(max_examples=10, deadline=None)
+@given(rules=rule_sets(players=5, rounds=4), seed=st.integers(0, 2**64 - 1))
+def test_sessions_with_the_search_conserve_chips(rules: Rules, seed: int) -> None:
+    strategies = tuple(STRATEGY_NAMES[(4 + i) % 5] for i in range(rules.players))
+    batch = play_sessions(rules, strategies, 16, seed=seed)
+    assert (batch.chips.sum(axis=1) + batch.pot == rules.players * rules.starting_chips).all()
+    if rules.stake_cap == "cover":
+        assert (batch.chips >= 0).all()
+
+
 @settings(max_examples=15, deadline=None)
 @given(rules=rule_sets(), seed=st.integers(0, 2**32), cut=st.integers(1, 39))
 def test_a_session_depends_only_on_the_seed_and_its_number(
     rules: Rules, seed: int, cut: int
 ) -> None:
     """Two chunks play exactly the sessions of one call (so runs in chunks reproduce)."""
-    strategies = tuple(STRATEGY_NAMES[i % 4] for i in range(rules.players))
+    strategies = tuple(FAST[i % 4] for i in range(rules.players))
     whole = play_sessions(rules, strategies, 40, seed=seed)
     a = play_sessions(rules, strategies, cut, seed=seed)
     b = play_sessions(rules, strategies, 40 - cut, seed=seed, first=cut)

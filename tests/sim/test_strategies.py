@@ -14,12 +14,18 @@ from aceydeucey.core import Seeded, Table
 from aceydeucey.core.errors import ArgumentError, RulesError
 from aceydeucey.inbetween.bots import BOTS
 from aceydeucey.inbetween.rules import PRESET_NAMES, Rules
-from aceydeucey.inbetween.strategies import STRATEGIES, CautiousBot, KellyBot, kelly_stake
-from aceydeucey.sim.inbetween import STRATEGY_NAMES, check_supported, play_sessions
+from aceydeucey.inbetween.strategies import (
+    STRATEGIES,
+    CautiousBot,
+    KellyBot,
+    SessionBot,
+    kelly_stake,
+)
+from aceydeucey.sim.inbetween import STRATEGY_NAMES, check_supported, play_sessions, summarize
 
 
 def test_strategies_dict_names_the_new_bots() -> None:
-    assert set(STRATEGIES) == {"kelly", "cautious"}
+    assert set(STRATEGIES) == {"kelly", "cautious", "session"}
     assert set(STRATEGIES) | set(BOTS) == set(STRATEGY_NAMES)
     for name, cls in STRATEGIES.items():
         assert cls.name == name
@@ -65,7 +71,7 @@ def _play(preset: str, agents: list[object], seed: int) -> None:
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_selectable_at_every_preset(preset: str) -> None:
     for seed in range(3):
-        _play(preset, [KellyBot(1), CautiousBot(2), KellyBot(3), CautiousBot(4)], seed)
+        _play(preset, [KellyBot(1), CautiousBot(2), SessionBot(3), CautiousBot(4)], seed)
 
 
 @pytest.mark.parametrize(
@@ -81,7 +87,7 @@ def test_selectable_at_every_preset(preset: str) -> None:
 def test_selectable_under_variants(options: dict[str, object]) -> None:
     game = aceydeucey.load_game("inbetween", players=3, **options)
     for seed in range(3):
-        Table(game, [KellyBot(0), CautiousBot(1), KellyBot(2)], chance=Seeded(seed)).play()
+        Table(game, [KellyBot(0), CautiousBot(1), SessionBot(2)], chance=Seeded(seed)).play()
 
 
 def test_kelly_stakes_less_than_ev_and_cautious_bets_wide_spreads_only() -> None:
@@ -110,3 +116,13 @@ def test_other_presets_are_refused_by_name(preset: str) -> None:
     assert err.value.code == "sim.unsupported_option"
     assert err.value.params["option"] in str(err.value)
     assert "simulador" in err.value.render("pt")
+
+
+def test_session_plays_for_the_win_not_the_chips() -> None:
+    """Against three ev seats, session wins more often than a quarter (the all-ev share by
+    symmetry) while ending with fewer chips on average than ev: it plays for the lead."""
+    rules = Rules.resolve(players=4)
+    batch = play_sessions(rules, ("session", "ev", "ev", "ev"), 2_000, seed=4)
+    stats = {s.strategy: s for s in summarize(batch)}
+    assert stats["session"].win_rate - stats["session"].win_ci > 0.25
+    assert stats["session"].mean_balance < stats["ev"].mean_balance

@@ -199,8 +199,82 @@ class CautiousBot:
         return legal[0]  # a forced call with no bet word (higher/lower only): the first
 
 
+class SessionBot(ExpectedValueBot):
+    """Plays for the highest balance at the end of a guide session (``sim.inbetween_session``).
+
+    Under rules the simulator does not play (``sim.inbetween.check_supported``), and for
+    decisions that are not a stake on posts, it is the ``ev`` bot.
+    """
+
+    name = "session"
+
+    def seated(self, game: Game, seat: int) -> None:
+        super().seated(game, seat)
+        from aceydeucey.core.errors import RulesError
+        from aceydeucey.sim.inbetween import check_supported
+
+        self.supported = True
+        try:
+            check_supported(game.rules)  # type: ignore[arg-type]
+        except RulesError:
+            self.supported = False
+
+    def act(self, observation: dict[str, Any]) -> str:
+        import numpy as np
+
+        from aceydeucey.sim.inbetween_session import session_stake
+
+        legal: list[str] = list(observation["legal_actions"])
+        bets = [_amount(t) for t in legal if t.startswith("bet ")]
+        if not bets or observation.get("step") != "decide" or not getattr(self, "supported", 0):
+            return super().act(observation)
+        rules = self.rules
+        assert rules is not None
+        n = rules.players
+        seat = int(observation["seat"])
+        dealer = int(observation["dealer"])
+        left, ranks = unseen_and_posts(observation)
+        cnt = np.zeros(15, dtype=np.int64)
+        for rank, copies in left.items():
+            cnt[rank] = copies
+        first = np.array(
+            [Card.from_text(c).rank if c else 0 for c in observation["first_cards"]],
+            dtype=np.int64,
+        )
+        params = np.array(
+            [
+                n,
+                rules.ante,
+                rules.ante_each_round,
+                rules.rounds,
+                rules.decks,
+                rules.post_multiplier,
+                {"cover": 0, "chips": 1, "none": 2}[rules.stake_cap],
+                rules.min_stake == "ante",
+                {"pot": 0, "half-pot": 1, "ante": 2}[rules.first_round_limit],
+            ],
+            dtype=np.int64,
+        )
+        stake = session_stake(
+            np.array(observation["chips"], dtype=np.int64),
+            int(observation["pot"]),
+            int(observation["round"]),
+            dealer,
+            (seat - dealer - 1) % n,
+            seat,
+            first,
+            cnt,
+            (ranks[0], ranks[1]),
+            (min(bets), max(bets)),
+            params,
+            np.array(rules.round_limits, dtype=np.int64),
+        )
+        return f"bet {stake}" if stake else "pass"
+
+
 #: The strategies of this module, name -> class taking ``seed`` (for ``bots.BOTS``).
-STRATEGIES: dict[str, type[KellyBot] | type[CautiousBot]] = {
+STRATEGIES: dict[str, type[KellyBot] | type[CautiousBot] | type[SessionBot]] = {
     "kelly": KellyBot,
     "cautious": CautiousBot,
+    "session": SessionBot,
 }

@@ -59,6 +59,8 @@ from numba import njit, prange
 from aceydeucey.core.errors import ArgumentError, RulesError
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.strategies import CAUTIOUS_SHARE, CAUTIOUS_SPREAD
+from aceydeucey.sim.inbetween_rng import _below, _kelly, _seed
+from aceydeucey.sim.inbetween_session import _session_stake
 
 __all__ = [
     "ENDINGS",
@@ -75,8 +77,8 @@ __all__ = [
 ]
 
 #: Strategies the kernel plays, by code (their index).
-STRATEGY_NAMES = ("random", "ev", "kelly", "cautious")
-RANDOM, EV, KELLY, CAUTIOUS = range(4)
+STRATEGY_NAMES = ("random", "ev", "kelly", "cautious", "session")
+RANDOM, EV, KELLY, CAUTIOUS, SESSION = range(5)
 #: How sessions end (``SessionBatch.ended``), as the engine's termination codes.
 ENDINGS = ("session.rounds_played", "session.pot_emptied", "session.cannot_ante")
 #: What became of a hand (``SessionBatch.tally``'s last axis).
@@ -135,65 +137,6 @@ def check_supported(rules: Rules) -> None:
         )
 
 
-# -- the generator ------------------------------------------------------------------------
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_STREAM = np.uint64(0xD1B54A32D192ED03)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_S27, _S30, _S31, _S32 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(32)
-_MASK32 = np.uint64(0xFFFFFFFF)
-_TWO32 = np.uint64(1 << 32)
-
-
-@njit(inline="always")
-def _mix(z: np.uint64) -> np.uint64:  # pragma: no cover - compiled
-    z = (z ^ (z >> _S30)) * _M1
-    z = (z ^ (z >> _S27)) * _M2
-    return z ^ (z >> _S31)
-
-
-@njit(inline="always")
-def _below(state: np.uint64, bound: int) -> tuple[np.uint64, int]:  # pragma: no cover
-    """(next state, a uniform integer in ``0..bound-1``): Lemire's exact rejection."""
-    k = np.uint64(bound)
-    state = state + _GOLDEN
-    m = (_mix(state) >> _S32) * k
-    low = m & _MASK32
-    if low < k:
-        floor = (_TWO32 - k) % k
-        while low < floor:
-            state = state + _GOLDEN
-            m = (_mix(state) >> _S32) * k
-            low = m & _MASK32
-    return state, int(np.int64(m >> _S32))
-
-
-@njit(inline="always")
-def _seed(seed: np.uint64, g: int) -> np.uint64:  # pragma: no cover - compiled
-    return _mix(_mix(seed) + np.uint64(g) * _STREAM)
-
-
-@njit(inline="always")
-def _kelly(ins: int, out: int, post: int, k: int, c: int) -> int:  # pragma: no cover
-    """``strategies.kelly_stake`` for outcomes +1 (ins), -1 (out), -k (post) on ``c`` chips."""
-    if c <= 0:
-        return 0
-    if out == 0 and post == 0:
-        return c * 1000000
-    top = (c - 1) // k if post > 0 else c - 1
-    lo = 0
-    hi = top
-    while lo < hi:
-        s = (lo + hi + 1) // 2
-        lhs = ins * (c - s) * (c - k * s)
-        rhs = out * (c + s) * (c - k * s) + k * post * (c + s) * (c - s)
-        if lhs >= rhs:
-            lo = s
-        else:
-            hi = s - 1
-    return lo
-
-
 @njit(parallel=True, cache=True)
 def _play(  # pragma: no cover - compiled
     first_session: int,
@@ -229,6 +172,9 @@ def _play(  # pragma: no cover - compiled
         for i in range(size):
             sorted_deck[i] = i // (4 * ndecks) + 2
         own = np.empty(n, np.int64)  # each seat's strategy in the session
+        params = np.array(
+            [n, ante, ante_every, rounds, ndecks, k, cap, min_ante, first_limit], np.int64
+        )
         cnt = np.zeros(15, np.int64)
         first = np.zeros(n, np.int64)
         lo_g = b * sessions // blocks
@@ -282,7 +228,7 @@ def _play(  # pragma: no cover - compiled
                     first[seat] = c
                 emptied = False
                 seat = dealer
-                for _ in range(n):
+                for kk in range(n):
                     seat = 0 if seat == n - 1 else seat + 1
                     a = first[seat]
                     if use_given:
@@ -321,6 +267,23 @@ def _play(  # pragma: no cover - compiled
                         elif strategy == 3:
                             if hi - lo - 1 >= CAUTIOUS_SPREAD:
                                 stake = max(low, min(high, have // CAUTIOUS_SHARE))
+                        elif strategy == 4:
+                            stake = _session_stake(
+                                chips[g],
+                                pot,
+                                rnd,
+                                dealer,
+                                kk,
+                                seat,
+                                first,
+                                cnt,
+                                lo,
+                                hi,
+                                low,
+                                high,
+                                params,
+                                round_limits,
+                            )
                         else:
                             total = size - pos
                             ins = 0
