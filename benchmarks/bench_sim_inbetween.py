@@ -16,6 +16,11 @@ One run prints, for guide sessions of 4 players (one seat each of ``ev``, ``kell
   per second at the draws a hand needs; the simulator's ratio to it (1 would mean the
   game itself costs nothing beyond its random numbers).  NumPy's
   ``Generator.integers`` rate for the same draws is printed beside it.
+
+Then the ``session`` strategy against ``ev``: ``SESSION_SESSIONS`` guide sessions with one
+``session`` seat and three ``ev`` seats (rotating), its win rate with a 95 % interval beside
+the ``ev`` seats' rate, against the quarter that an ``ev`` seat wins among four ``ev``
+seats (measured in the same run).
 """
 
 from __future__ import annotations
@@ -35,9 +40,10 @@ from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.shoe import CARDS
 from aceydeucey.inbetween.state import InBetweenState
 from aceydeucey.inbetween.strategies import STRATEGIES
-from aceydeucey.sim.inbetween import deck_orders, play_sessions, raw_draws
+from aceydeucey.sim.inbetween import deck_orders, play_sessions, raw_draws, summarize
 
 SIM_SESSIONS = 4_000_000
+SESSION_SESSIONS = 40_000
 ENGINE_SECONDS = 4.0
 AGENTS: dict[str, Any] = {**BOTS, **STRATEGIES}
 
@@ -126,6 +132,19 @@ def main() -> None:
             f"{per_hand:.2f} draws a hand; simulator / generator: {sim_rate / raw_hands:.2f} "
             f"(NumPy integers, one thread: {numpy_rate:,.0f} hands/s)"
         )
+
+    play_sessions(rules, ("session", "ev", "ev", "ev"), 10)
+    batch = play_sessions(rules, ("session", "ev", "ev", "ev"), SESSION_SESSIONS, seed=3)
+    stats = {st.strategy: st for st in summarize(batch)}
+    base = {st.strategy: st for st in summarize(play_sessions(rules, ("ev",) * 4, 400_000))}
+    me, ev = stats["session"], stats["ev"]
+    print(
+        f"inbetween guide session vs 3 ev: session wins {me.win_rate:.4f} "
+        f"± {me.win_ci:.4f} (95 %), each ev seat {ev.win_rate:.4f} ± {ev.win_ci:.4f}; "
+        f"an ev seat among 4 ev: {base['ev'].win_rate:.4f}; mean balances "
+        f"{me.mean_balance:.2f} vs {ev.mean_balance:.2f}; "
+        f"{batch.hands.sum() / batch.seconds:,.0f} hands/s ({SESSION_SESSIONS:,} sessions)"
+    )
 
 
 if __name__ == "__main__":
