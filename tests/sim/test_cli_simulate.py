@@ -86,6 +86,15 @@ def test_inbetween_bad_input_is_a_precise_error_in_the_language(
         assert "Traceback" not in result.output
 
 
+def test_inbetween_free_options_change_the_game() -> None:
+    base = runner.invoke(app, _ib("--sessions", "2000", "--json"))
+    more = runner.invoke(app, _ib("--sessions", "2000", "-o", "rounds=6", "--json"))
+    assert more.exit_code == 0, more.output
+    assert json.loads(more.stdout)["hands"] > json.loads(base.stdout)["hands"]
+    bad = runner.invoke(app, _ib("-o", "pairs=win", "--lang", "pt"))
+    assert bad.exit_code == 2 and "pairs" in bad.output and "não joga a opção" in bad.output
+
+
 def test_inbetween_plot_path_checked_before_the_run(tmp_path: Path) -> None:
     result = runner.invoke(app, _ib("--plot", str(tmp_path), "--lang", "pt"))
     assert result.exit_code == 2

@@ -23,7 +23,16 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
-from aceydeucey.cli.common import LangOption, console, err_console, fail, fail_error, resolve_lang
+from aceydeucey.cli.common import (
+    LangOption,
+    OptionsOption,
+    console,
+    err_console,
+    fail,
+    fail_error,
+    parse_options,
+    resolve_lang,
+)
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.locale import t
 
@@ -70,7 +79,7 @@ def inbetween_command(
         str,
         typer.Option(
             "--strategies",
-            help="One strategy per seat, comma-separated: random, ev, kelly, cautious.",
+            help="One strategy per seat, comma-separated: random, ev, kelly, cautious, session.",
         ),
     ] = "ev,kelly,random",
     sessions: Annotated[int, typer.Option("--sessions", help="Sessions to play.")] = 100_000,
@@ -78,6 +87,7 @@ def inbetween_command(
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Save a PNG of the balance distributions.")
     ] = None,
+    option: OptionsOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     lang: LangOption = None,
 ) -> None:
@@ -93,8 +103,10 @@ def inbetween_command(
     if sessions < 1:
         fail(say("error.sessions", value=sessions), lang=language)
     names = [s.strip() for s in strategies.split(",") if s.strip()]
+    options = parse_options(Rules, option, language)
+    options.setdefault("players", max(len(names), 1))
     try:
-        rules = Rules.resolve(preset=preset, players=max(len(names), 1))
+        rules = Rules.resolve(preset=preset, **options)
         check_supported(rules)
         play_sessions(rules, names, 1, seed=seed)  # validates the names and compiles
     except AceyDeuceyError as exc:
