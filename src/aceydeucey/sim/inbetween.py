@@ -23,9 +23,10 @@ seat cannot ante) with these options free: ``players``, ``dealer`` (a seat),
 Strategies (``STRATEGY_NAMES``), the same decisions as the agents of the same names:
 ``random`` (uniform over the legal actions: a pass or each stake), ``ev``
 (``inbetween.bots.ExpectedValueBot``: the largest stake when the exact expected value of
-the cards still in the stock is positive, else a pass), ``kelly`` and ``cautious``
-(``inbetween.strategies``).  In a guide session every card dealt is face up, so the
-cards a counting bot has not seen are exactly the stock.
+the cards still in the stock is positive, else a pass), ``kelly``, ``cautious`` and
+``session`` (``inbetween.strategies``; ``session``'s search is in ``inbetween_session``).
+In a guide session every card dealt is face up, so the cards a counting bot has not seen
+are exactly the stock.
 
 Randomness: session ``g`` of a run with seed ``s`` has its own generator (SplitMix64,
 Steele, Lea and Flood 2014, seeded from ``s`` and ``g``), whose draws below ``k`` are
