@@ -218,12 +218,12 @@ def _plot_balances(acc: Any, start: int, preset: str, sessions: int, path: Path,
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(9, 5), dpi=110)
-    parts = [acc.all_balances(i) for i in range(len(acc.strategies))]
-    low = min(float(p.min()) for p in parts if p.size)
-    high = max(float(p.max()) for p in parts if p.size)
+    parts = [acc.balance_counts(i) for i in range(len(acc.strategies))]
+    low = min(float(v.min()) for v, _ in parts if v.size)
+    high = max(float(v.max()) for v, _ in parts if v.size)
     bins = np.linspace(math.floor(low), math.ceil(high) + 1, 80).tolist()
-    for name, values in zip(acc.strategies, parts, strict=True):
-        weights = np.full(values.size, 1 / max(values.size, 1))
+    for name, (values, counts) in zip(acc.strategies, parts, strict=True):
+        weights = counts / max(int(counts.sum()), 1)
         ax.hist(values, bins=bins, weights=weights, histtype="step", linewidth=1.6, label=name)
     ax.axvline(start, color="grey", linestyle=":", label=t("simulate", "ib.plot_start", lang))
     ax.set_yscale("log")

@@ -68,6 +68,7 @@ __all__ = [
     "OUTCOMES",
     "STRATEGY_NAMES",
     "SUPPORTED_OPTIONS",
+    "Accumulator",
     "SessionBatch",
     "StrategyStats",
     "check_supported",
@@ -548,6 +549,7 @@ class Accumulator:
         self.strategies = tuple(dict.fromkeys(strategies))
         m = len(self.strategies)
         self.sessions = 0
+        self.players = 0
         self.hands = 0
         self.seconds = 0.0
         self.seats = np.zeros(m, dtype=np.int64)
@@ -558,9 +560,11 @@ class Accumulator:
         self.outcomes = np.zeros((m, 4), dtype=np.int64)
         self.ended = np.zeros(len(ENDINGS), dtype=np.int64)
         self.keep = keep_balances
-        self.balances: list[list[npt.NDArray[np.float64]]] = [[] for _ in range(m)]
+        #: per strategy: final balance times the players (an int) -> seat-sessions
+        self.histogram: list[dict[int, int]] = [{} for _ in range(m)]
 
     def add(self, batch: SessionBatch) -> None:
+        self.players = batch.chips.shape[1]
         self.sessions += batch.sessions
         self.hands += int(batch.hands.sum())
         self.seconds += batch.seconds
@@ -578,7 +582,11 @@ class Accumulator:
             self.bal2[i] += (b * b).sum()
             self.outcomes[i] += batch.tally[mask].sum(axis=0)
             if self.keep:
-                self.balances[i].append(b)
+                scaled = batch.chips * batch.chips.shape[1] + batch.pot[:, None]
+                values, counts = np.unique(scaled[mask], return_counts=True)
+                hist = self.histogram[i]
+                for v, c in zip(values.tolist(), counts.tolist(), strict=True):
+                    hist[v] = hist.get(v, 0) + c
 
     def stats(self) -> list[StrategyStats]:
         out = []
@@ -602,9 +610,14 @@ class Accumulator:
             )
         return out
 
-    def all_balances(self, i: int) -> npt.NDArray[np.float64]:
-        parts = self.balances[i]
-        return np.concatenate(parts) if parts else np.zeros(0)
+    def balance_counts(self, i: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+        """Strategy ``i``'s distinct final balances and how many seat-sessions ended so
+        (bounded memory whatever the number of sessions)."""
+        hist = self.histogram[i]
+        keys = np.array(sorted(hist), dtype=np.int64)
+        counts = np.array([hist[k] for k in keys.tolist()], dtype=np.int64)
+        players = self.players or 1
+        return keys / players, counts
 
 
 def summarize(batch: SessionBatch) -> list[StrategyStats]:
