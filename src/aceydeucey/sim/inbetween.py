@@ -256,7 +256,8 @@ def _play(  # pragma: no cover - compiled
                         high = min(high, round_limits[rnd - 1])
                     have = chips[g, seat]
                     if cap == 0:
-                        high = min(high, max(have, 0) // k)
+                        if have < high * k:  # divide only when the cover binds
+                            high = max(have, 0) // k
                     elif cap == 1:
                         high = min(high, max(have, 0))
                     low = max(low, 1)
