@@ -26,7 +26,7 @@ CASES: list[dict[str, Any]] = [
     {"players": 5, "stake_cap": "chips", "first_round_limit": "half-pot", "rounds": 6},
     {"players": 2, "ante": 2, "min_stake": "ante", "round_limits": (2, 4), "rounds": 8},
     {"players": 6, "stake_cap": "none", "ante_each_round": False, "rounds": 10, "dealer": 3},
-    {"players": 10, "first_round_limit": "ante", "starting_chips": 20, "post_multiplier": 3},
+    {"players": 8, "first_round_limit": "ante", "starting_chips": 20, "post_multiplier": 3},
 ]
 
 

@@ -16,7 +16,7 @@ FAST = tuple(s for s in STRATEGY_NAMES if s != "session")
 
 
 @st.composite
-def rule_sets(draw: st.DrawFn, players: int = 10, rounds: int = 30) -> Rules:
+def rule_sets(draw: st.DrawFn, players: int = 8, rounds: int = 30) -> Rules:
     options: dict[str, Any] = {
         "players": draw(st.integers(2, players)),
         "starting_chips": draw(st.integers(1, 300)),
