@@ -1,4 +1,4 @@
-"""More In-Between strategies, as agents on the contract: ``kelly`` and ``cautious``.
+"""More In-Between strategies, as agents on the contract: ``kelly``, ``cautious``, ``session``.
 
 Each reads only its observation (and the rules, learnt once when seated), like the bots of
 ``bots`` (``random``, ``ev``); ``STRATEGIES`` maps their names to the classes (each takes
@@ -17,6 +17,11 @@ Each reads only its observation (and the rules, learnt once when seated), like t
   full deck), and then a small stake: a twentieth of its chips, at least the smallest
   stake and at most the largest; passes on pairs and narrower spreads, calls a lone ace
   high, lets the dealer call aces high, never splits and never raises.
+- ``session``: plays for the highest balance at the end of a guide session rather than
+  for chips: each candidate stake is valued by its chance of finishing ahead, over the
+  third card's exact odds and playouts of the rest of the session
+  (``sim.inbetween_session``, the same compiled search the simulator runs); under other
+  rules, and for decisions that are not a stake, it is ``ev``.
 
 Kelly's criterion: J. L. Kelly, "A New Interpretation of Information Rate" (1956); for
 In-Between's three outcomes (+1, -1, a post's -2) the fraction is the smaller root of a
