@@ -45,6 +45,8 @@ simulate_app = typer.Typer(
 
 #: Sessions (or games) per step of the progress bar.
 CHUNK = 200_000
+#: Sessions per step when a seat searches (``session``: about a millisecond a session).
+SEARCH_CHUNK = 2_000
 
 
 def _number(value: float, lang: str, digits: int = 4) -> str:
@@ -118,8 +120,9 @@ def inbetween_command(
     with _progress(say("progress"), as_json) as bar:
         task = bar.add_task("", total=sessions)
         done = 0
+        step = SEARCH_CHUNK if "session" in names else CHUNK
         while done < sessions:
-            size = min(CHUNK, sessions - done)
+            size = min(step, sessions - done)
             acc.add(play_sessions(rules, names, size, seed=seed, first=done))
             done += size
             bar.update(task, completed=done)
