@@ -258,10 +258,7 @@ def play_inbetween(
         typer.Option("--seed", metavar="N", help="Reproducible shuffles (default: OS randomness)."),
     ] = None,
     bot: Annotated[
-        str,
-        typer.Option(
-            "--bot", metavar="KIND", help="Bot kind: random, ev, kelly, cautious or session."
-        ),
+        str, typer.Option("--bot", metavar="KIND", help="Bot kind: random or ev.")
     ] = "ev",
     option: OptionsOption = None,
     record: Annotated[
@@ -283,7 +280,7 @@ def play_inbetween(
     from aceydeucey.core.chance import Seeded, SystemChance
     from aceydeucey.core.registry import load_game
     from aceydeucey.core.table import Table
-    from aceydeucey.inbetween.strategies import ALL_BOTS as BOTS
+    from aceydeucey.inbetween.bots import BOTS
 
     lang = resolve_lang(lang)
     resumed: tuple[Record, State] | None = None
@@ -560,8 +557,8 @@ class HumanAgent:
 
 
 def make_bot(kind: str, seed: int | None) -> Any:
-    """A bot of ``kind`` (a key of ``inbetween.strategies.ALL_BOTS``), seeded if it takes one."""
-    from aceydeucey.inbetween.strategies import ALL_BOTS as BOTS
+    """A bot of ``kind`` (a key of ``inbetween.bots.BOTS``), seeded when it takes a seed."""
+    from aceydeucey.inbetween.bots import BOTS
 
     cls = BOTS[kind]
     try:
