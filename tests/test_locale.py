@@ -97,14 +97,18 @@ def test_floats_take_the_decimal_comma_in_portuguese() -> None:
 
 
 def test_errors_render_nested_messages_in_the_same_language() -> None:
-    err = IllegalActionError("turn.not_yours", seat=1, who=message("turn.who_chance"))
+    err = IllegalActionError("turn.not_yours", seat=0, number=1, who=message("turn.who_chance"))
     assert str(err) == "seat 1 cannot act now: it is chance's turn"
     assert err.render("pt") == "o lugar 1 não pode jogar agora: é a vez do acaso"
-    assert err.to_dict()["params"] == {"seat": 1, "who": {"code": "turn.who_chance", "params": {}}}
+    assert err.to_dict()["params"] == {
+        "seat": 0,
+        "number": 1,
+        "who": {"code": "turn.who_chance", "params": {}},
+    }
 
 
 def test_catalog_lists_every_key() -> None:
-    assert catalog("errors", "en")["turn.who_seat"] == "seat {seat}"
+    assert catalog("errors", "en")["turn.who_seat"] == "seat {number}"
 
 
 @pytest.mark.parametrize(

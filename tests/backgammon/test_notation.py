@@ -179,7 +179,7 @@ def test_actions_out_of_phase_and_out_of_turn() -> None:
     with pytest.raises(IllegalActionError, match="not a possible outcome"):
         start.apply("3-1")
     rolled = start.apply("opening 6-1")
-    with pytest.raises(OutOfTurnError, match="seat 1 cannot act now"):
+    with pytest.raises(OutOfTurnError, match="seat 2 cannot act now"):
         rolled.apply("3-1", seat=1)
     with pytest.raises(IllegalActionError, match="no double is to be named"):
         rolled.apply("3-1").apply("double 6")

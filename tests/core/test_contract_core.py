@@ -65,10 +65,10 @@ def test_syntax_error_is_distinct_from_illegal() -> None:
 
 def test_out_of_turn_is_refused_naming_whose_turn_it_is() -> None:
     state = toy().new_initial_state()
-    with pytest.raises(OutOfTurnError, match="seat 1 cannot act now: it is chance's turn"):
+    with pytest.raises(OutOfTurnError, match="seat 2 cannot act now: it is chance's turn"):
         state.apply("1", seat=1)
     dealt = state.apply("1")
-    with pytest.raises(OutOfTurnError, match="it is seat 0's turn"):
+    with pytest.raises(OutOfTurnError, match="it is seat 1's turn"):
         dealt.apply("stay", seat=1)
     end = dealt.apply("stay").apply("stay")
     with pytest.raises(OutOfTurnError, match="game is over"):

@@ -69,7 +69,7 @@ def test_a_stake_over_the_pot_names_the_pot() -> None:
 
 def test_out_of_turn_action_is_refused() -> None:
     state = play(new(players=3), "2C", "3C", "4C", "AD")
-    with pytest.raises(OutOfTurnError, match="seat 2 cannot act now: it is seat 1's turn"):
+    with pytest.raises(OutOfTurnError, match="seat 3 cannot act now: it is seat 2's turn"):
         state.apply("pass", seat=2)
     assert state.to_act == 1
 

@@ -283,8 +283,8 @@ class State(ABC):
                 elif to_act == TERMINAL:
                     who = message("turn.who_nobody")
                 else:
-                    who = message("turn.who_seat", seat=to_act)
-                raise OutOfTurnError("turn.not_yours", seat=seat, who=who)
+                    who = message("turn.who_seat", seat=to_act, number=to_act + 1)
+                raise OutOfTurnError("turn.not_yours", seat=seat, number=seat + 1, who=who)
         if isinstance(action, str):
             action = self.parse_action(action)
         else:
