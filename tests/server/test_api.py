@@ -218,7 +218,7 @@ def test_an_illegal_action_gets_the_engines_message_in_portuguese(client: TestCl
         headers=bearer(tokens[1 - v["to_act"]]),
     )
     assert r.status_code == 403
-    assert r.json()["error"]["message"].startswith(f"o lugar {1 - v['to_act']} não pode jogar")
+    assert r.json()["error"]["message"].startswith(f"o lugar {2 - v['to_act']} não pode jogar")
 
 
 def test_a_retried_action_is_applied_once(client: TestClient) -> None:
