@@ -209,14 +209,13 @@ def replay_steps(data: Any, lang: str = "en") -> dict[str, Any]:
     record = Record.from_dict(data)
     game = record.make_game()
     state = game.new_initial_state()
-    hidden = _hidden_information(game)
-    steps: list[dict[str, Any]] = [{"action": None, "observation": public_view(state, hidden)}]
+    steps: list[dict[str, Any]] = [{"action": None, "observation": state.observation(None)}]
     for index, text in enumerate(record.actions[:MAX_STEPS]):
         try:
             state = state.apply(text)
         except AceyDeuceyError as exc:
             raise RecordError(exc.code, index=index, text=text, cause=exc) from None
-        steps.append({"action": text, "observation": public_view(state, hidden)})
+        steps.append({"action": text, "observation": state.observation(None)})
     outcome = state.outcome() if state.is_terminal() else None
     return {
         "game": record.game,
@@ -243,51 +242,13 @@ def verification(record: Record, lang: str) -> dict[str, Any]:
     from aceydeucey.server.fairness import verify
 
     try:
-        found: Any = verify(record)
+        found = verify(record)
     except AceyDeuceyError as exc:
         return {"ok": False, "message": exc.render(lang)}
-    if isinstance(found, bool):
-        key = "replay.verified" if found else "replay.not_verified"
-        return {"ok": found, "message": t("web", key, lang)}
     view: dict[str, Any] = dict(found.to_dict(lang))
     if view.get("ok"):
         view["message"] = t("web", "replay.verified", lang)
     return view
-
-
-def _hidden_information(game: Any) -> bool:
-    """Whether the game hides anything from anyone (unknown counts as yes)."""
-    try:
-        return bool(game.info.hidden_information)
-    except Exception:
-        return True
-
-
-def public_view(state: Any, hidden: bool) -> dict[str, Any]:
-    """The spectator's observation of one step of a record.
-
-    Where a game cannot give a spectator view yet, seat 0's view stands in, without
-    its legal actions: a record holds every action, chance's deals included, so its
-    replay shows nothing its holder does not already have (the server hands out a
-    hidden-information game's record only once the game is over).  ``hidden`` only
-    labels the stand-in.
-    """
-    try:
-        return dict(state.observation(None))
-    except Exception:
-        pass
-    try:
-        view = dict(state.observation(0))
-        view.update(seat=None, legal_actions=[], viewpoint=0, hidden_information=hidden)
-        return view
-    except Exception:
-        return {
-            "game": state.game.game_id,
-            "seat": None,
-            "current_player": state.current_player(),
-            "legal_actions": [],
-            "last_event": None,
-        }
 
 
 def _outcome_view(outcome: Any, lang: str) -> dict[str, Any] | None:

@@ -42,7 +42,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from aceydeucey.core.errors import AceyDeuceyError
-from aceydeucey.core.game import ENVELOPE_KEYS, Game, State
+from aceydeucey.core.game import Game, State
 from aceydeucey.core.record import Record
 from aceydeucey.core.registry import bot_names, load_game, make_bot
 from aceydeucey.core.table import seat_agent
@@ -153,45 +153,14 @@ class LiveTable:
         )
 
 
-def _fallback_view(state: State, seat: int | None) -> dict[str, Any]:
-    """The envelope alone, from the contract's public calls (used when a game's view fails)."""
-    outcome = state.outcome() if state.is_terminal() else None
-    return {
-        "game": state.game.game_id,
-        "seat": seat,
-        "current_player": state.current_player(),
-        "phase": state.phase_name(),
-        "legal_actions": [],
-        "last_event": None,
-        "outcome": outcome.to_dict() if outcome is not None else None,
-    }
-
-
 def observe(state: State, seat: int | None) -> dict[str, Any]:
-    """``state.observation(seat)`` with every envelope key present.
-
-    A game whose view fails for ``seat`` gets the bare envelope; a view that lacks an
-    envelope key gets it from the contract's public calls (all public information).
-    """
-    try:
-        obs = dict(state.observation(seat))
-    except Exception:
-        return _fallback_view(state, seat)
-    missing = [key for key in ENVELOPE_KEYS if key not in obs]
-    if missing:
-        for key, value in _fallback_view(state, seat).items():
-            if key in missing and key != "legal_actions":
-                obs[key] = value
-        obs.setdefault("legal_actions", [])
-    return obs
+    """``state.observation(seat)``: the seat's view, or the public one for ``None``."""
+    return state.observation(seat)
 
 
 def hidden_information(game: Game) -> bool:
-    """Whether the game hides anything (unknown counts as yes)."""
-    try:
-        return bool(game.info.hidden_information)
-    except Exception:
-        return True
+    """Whether the game hides anything from anyone (its ``GameInfo``)."""
+    return game.info.hidden_information
 
 
 class TableService:
