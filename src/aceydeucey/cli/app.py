@@ -16,6 +16,7 @@ import typer
 from aceydeucey.cli import aces, backgammon, inbetween
 from aceydeucey.cli import serve as serve_cli
 from aceydeucey.cli.common import LangOption, console, fail_error, resolve_lang
+from aceydeucey.cli.simulate import simulate_app
 from aceydeucey.cli.verify import verify_command
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.core.record import Record, replay
@@ -39,6 +40,7 @@ for module in (inbetween, backgammon, aces):
     module.register(app, play_app, rules_app, analyze_app)
 app.command("verify")(verify_command)
 serve_cli.register(app)
+app.add_typer(simulate_app, name="simulate")
 
 
 def version() -> str:

@@ -258,7 +258,10 @@ def play_inbetween(
         typer.Option("--seed", metavar="N", help="Reproducible shuffles (default: OS randomness)."),
     ] = None,
     bot: Annotated[
-        str, typer.Option("--bot", metavar="KIND", help="Bot kind: random or ev.")
+        str,
+        typer.Option(
+            "--bot", metavar="KIND", help="Bot kind: random, ev, kelly, cautious or session."
+        ),
     ] = "ev",
     option: OptionsOption = None,
     record: Annotated[
@@ -280,7 +283,7 @@ def play_inbetween(
     from aceydeucey.core.chance import Seeded, SystemChance
     from aceydeucey.core.registry import load_game
     from aceydeucey.core.table import Table
-    from aceydeucey.inbetween.bots import BOTS
+    from aceydeucey.inbetween.strategies import ALL_BOTS as BOTS
 
     lang = resolve_lang(lang)
     resumed: tuple[Record, State] | None = None
@@ -557,8 +560,8 @@ class HumanAgent:
 
 
 def make_bot(kind: str, seed: int | None) -> Any:
-    """A bot of ``kind`` (a key of ``inbetween.bots.BOTS``), seeded when it takes a seed."""
-    from aceydeucey.inbetween.bots import BOTS
+    """A bot of ``kind`` (a key of ``inbetween.strategies.ALL_BOTS``), seeded if it takes one."""
+    from aceydeucey.inbetween.strategies import ALL_BOTS as BOTS
 
     cls = BOTS[kind]
     try:

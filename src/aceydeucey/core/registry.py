@@ -66,9 +66,10 @@ def load_game(game_id: str, **options: Any) -> Game:
     return game_class(game_id).from_options(**options)
 
 
-#: Each game's bots: the module whose ``BOTS`` maps a strategy name to a class taking ``seed``.
+#: Each game's bots: the module whose ``BOTS`` (or ``ALL_BOTS``) maps a strategy name to a
+#: class taking ``seed``.
 _BOTS: dict[str, str] = {
-    "inbetween": "aceydeucey.inbetween.bots",
+    "inbetween": "aceydeucey.inbetween.strategies",
     "backgammon": "aceydeucey.backgammon.bots",
     "aces-in-the-pot": "aceydeucey.core.agents",
 }
@@ -83,7 +84,8 @@ def bot_names(game_id: str) -> list[str]:
 def _bots(game_id: str) -> dict[str, Any]:
     """A game's ``BOTS`` (only the generic ones for a game that lists none)."""
     module = _BOTS.get(game_id, "aceydeucey.core.agents")
-    bots: dict[str, Any] = importlib.import_module(module).BOTS
+    found = importlib.import_module(module)
+    bots: dict[str, Any] = getattr(found, "ALL_BOTS", None) or found.BOTS
     return bots
 
 

@@ -1,0 +1,69 @@
+"""The In-Between kernels' generator and shared compiled helpers (see ``sim.inbetween``).
+
+SplitMix64 (Steele, Lea and Flood 2014), one state per session, and exact draws below a
+bound by Lemire's multiply-and-reject on 32-bit words; ``_kelly`` is
+``inbetween.strategies.kelly_stake`` for the three outcomes of a guide bet, in integers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# -- the generator ------------------------------------------------------------------------
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_STREAM = np.uint64(0xD1B54A32D192ED03)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S27, _S30, _S31, _S32 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(32)
+_MASK32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
+
+
+@njit(inline="always")
+def _mix(z: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@njit(inline="always")
+def _below(state: np.uint64, bound: int) -> tuple[np.uint64, int]:  # pragma: no cover
+    """(next state, a uniform integer in ``0..bound-1``): Lemire's exact rejection."""
+    k = np.uint64(bound)
+    state = state + _GOLDEN
+    m = (_mix(state) >> _S32) * k
+    low = m & _MASK32
+    if low < k:
+        floor = (_TWO32 - k) % k
+        while low < floor:
+            state = state + _GOLDEN
+            m = (_mix(state) >> _S32) * k
+            low = m & _MASK32
+    return state, int(np.int64(m >> _S32))
+
+
+@njit(inline="always")
+def _seed(seed: np.uint64, g: int) -> np.uint64:  # pragma: no cover - compiled
+    return _mix(_mix(seed) + np.uint64(g) * _STREAM)
+
+
+@njit(inline="always")
+def _kelly(ins: int, out: int, post: int, k: int, c: int) -> int:  # pragma: no cover
+    """``strategies.kelly_stake`` for outcomes +1 (ins), -1 (out), -k (post) on ``c`` chips."""
+    if c <= 0:
+        return 0
+    if out == 0 and post == 0:
+        return c * 1000000
+    top = (c - 1) // k if post > 0 else c - 1
+    lo = 0
+    hi = top
+    while lo < hi:
+        s = (lo + hi + 1) // 2
+        lhs = ins * (c - s) * (c - k * s)
+        rhs = out * (c + s) * (c - k * s) + k * post * (c + s) * (c - s)
+        if lhs >= rhs:
+            lo = s
+        else:
+            hi = s - 1
+    return lo

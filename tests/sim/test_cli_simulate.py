@@ -1,0 +1,140 @@
+"""``aceydeucey simulate inbetween`` and ``simulate aces-in-the-pot`` through Typer's CliRunner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from aceydeucey.cli.app import app
+
+runner = CliRunner()
+
+
+def _ib(*args: str) -> list[str]:
+    return ["simulate", "inbetween", *args]
+
+
+def test_inbetween_json_has_sessions_hands_seconds_and_rates_summing_to_one() -> None:
+    result = runner.invoke(
+        app, _ib("--strategies", "ev,kelly,random", "--sessions", "3000", "--json")
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["sessions"] == 3000
+    assert data["hands"] > 3000 and data["seconds"] > 0
+    rows = {r["strategy"]: r for r in data["results"]}
+    assert set(rows) == {"ev", "kelly", "random"}
+    assert sum(r["win_rate"] for r in rows.values()) == pytest.approx(1)
+    for r in rows.values():
+        low, high = r["win_ci95"]
+        assert low < r["win_rate"] < high
+    assert rows["ev"]["mean_balance"] > rows["random"]["mean_balance"]
+    assert sum(data["endings"].values()) == 3000
+    again = runner.invoke(
+        app, _ib("--strategies", "ev,kelly,random", "--sessions", "3000", "--json")
+    )
+    assert json.loads(again.stdout)["results"] == data["results"]  # same seed, same figures
+    other = runner.invoke(app, _ib("--sessions", "3000", "--seed", "9", "--json"))
+    assert json.loads(other.stdout)["results"] != data["results"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ["Win rate", "95 % interval", "hands per second"]),
+        ("pt", ["Estratégia", "mãos por segundo", "Mãos"]),
+    ],
+)
+def test_inbetween_table_in_both_languages(lang: str, words: list[str]) -> None:
+    result = runner.invoke(
+        app, _ib("--strategies", "cautious,ev", "--sessions", "2000", "--lang", lang)
+    )
+    assert result.exit_code == 0, result.output
+    for word in words:
+        assert word in result.stdout
+    assert "cautious" in result.stdout
+
+
+def test_inbetween_plot_writes_a_png(tmp_path: Path) -> None:
+    path = tmp_path / "balances.png"
+    result = runner.invoke(app, _ib("--sessions", "2000", "--plot", str(path), "--json"))
+    assert result.exit_code == 0, result.output
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert json.loads(result.stdout)["plot"] == str(path)
+
+
+@pytest.mark.parametrize(
+    ("args", "en", "pt"),
+    [
+        (["--strategies", "ev,wizard"], "unknown strategy 'wizard'", "estratégia desconhecida"),
+        (["--preset", "red-dog"], "does not play option", "não joga a opção"),
+        (["--preset", "nonesuch"], "nonesuch", "nonesuch"),
+        (["--sessions", "0"], "at least 1", "pelo menos 1"),
+        (["--strategies", "ev"], "players=1", "players=1"),
+    ],
+)
+def test_inbetween_bad_input_is_a_precise_error_in_the_language(
+    args: list[str], en: str, pt: str
+) -> None:
+    for lang, text in (("en", en), ("pt", pt)):
+        result = runner.invoke(app, _ib(*args, "--lang", lang))
+        assert result.exit_code == 2, result.output
+        assert text in result.output
+        assert "Traceback" not in result.output
+
+
+def test_inbetween_free_options_change_the_game() -> None:
+    base = runner.invoke(app, _ib("--sessions", "2000", "--json"))
+    more = runner.invoke(app, _ib("--sessions", "2000", "-o", "rounds=6", "--json"))
+    assert more.exit_code == 0, more.output
+    assert json.loads(more.stdout)["hands"] > json.loads(base.stdout)["hands"]
+    bad = runner.invoke(app, _ib("-o", "pairs=win", "--lang", "pt"))
+    assert bad.exit_code == 2 and "pairs" in bad.output and "não joga a opção" in bad.output
+
+
+def test_inbetween_plot_path_checked_before_the_run(tmp_path: Path) -> None:
+    result = runner.invoke(app, _ib("--plot", str(tmp_path), "--lang", "pt"))
+    assert result.exit_code == 2
+    assert "não foi possível escrever o gráfico" in result.output
+
+
+def test_aces_json_beside_the_exact_solution() -> None:
+    result = runner.invoke(
+        app, ["simulate", "aces-in-the-pot", "--players", "3", "--games", "20000", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["games"] == 20000 and len(data["seats"]) == 3
+    assert sum(s["wins"] for s in data["seats"]) == 20000
+    for s in data["seats"]:
+        assert abs(s["z"]) < 4  # fixed seed: the simulation agrees with the exact rate
+        assert 0 < s["exact"] < 1
+    assert data["agree"] is True
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ["Simulated", "Exact", "standard errors"]),
+        ("pt", ["Simulado", "Exato", "erros-padrão"]),
+    ],
+)
+def test_aces_table_in_both_languages(lang: str, words: list[str]) -> None:
+    result = runner.invoke(
+        app, ["simulate", "aces-in-the-pot", "--players", "4", "--games", "5000", "--lang", lang]
+    )
+    assert result.exit_code == 0, result.output
+    for word in words:
+        assert word in result.stdout
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_aces_bad_input(lang: str) -> None:
+    few = runner.invoke(app, ["simulate", "aces-in-the-pot", "--players", "1", "--lang", lang])
+    assert few.exit_code == 2 and "Traceback" not in few.output
+    none = runner.invoke(app, ["simulate", "aces-in-the-pot", "--games", "0", "--lang", lang])
+    assert none.exit_code == 2
+    assert ("pelo menos 1" if lang == "pt" else "at least 1") in none.output
