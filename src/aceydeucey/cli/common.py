@@ -19,6 +19,8 @@ from aceydeucey.locale import LANGS, default_lang, t
 __all__ = [
     "LangOption",
     "OptionsOption",
+    "RayOption",
+    "WorkersOption",
     "check_record_path",
     "console",
     "default_record_path",
@@ -176,3 +178,25 @@ def default_record_path(game_id: str, part: str = "") -> Path:
         path = Path("records") / f"{stem}-{n}.json"
         n += 1
     return path
+
+
+#: ``--workers N``: run a job's parts on N local processes (results do not depend on N).
+WorkersOption = Annotated[
+    int,
+    typer.Option(
+        "--workers",
+        min=1,
+        help="Run the work on this many local processes; the results are the same for any number.",
+    ),
+]
+
+#: ``--ray ADDRESS``: run the same job on a Ray cluster (the ``ray`` extra).
+RayOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ray",
+        help="Run the work on Ray: 'local' starts an instance here, 'auto' joins this machine's "
+        "cluster, or give a cluster address (needs pip install 'aceydeucey[ray]').",
+        show_default=False,
+    ),
+]
