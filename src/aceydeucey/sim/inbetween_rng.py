@@ -78,9 +78,9 @@ def _kelly(ins: int, out: int, post: int, k: int, c: int) -> int:  # pragma: no 
 @njit(inline="always")
 def _grows(ins: int, out: int, post: int, k: int, c: int, s: int) -> bool:  # pragma: no cover
     """Whether staking ``s`` grows the expected log of ``c`` chips more than a pass."""
-    if c - k * s <= 0 and post > 0 or c - s <= 0 and out > 0:
+    if (c - k * s <= 0 and post > 0) or (c - s <= 0 and out > 0):
         return False
     g = ins * np.log((c + s) / c) + out * np.log((c - s) / c)
     if post > 0:
         g += post * np.log((c - k * s) / c)
-    return g > 0
+    return bool(g > 0)
