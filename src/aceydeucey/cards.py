@@ -42,7 +42,7 @@ class Card:
 
     def __post_init__(self) -> None:
         if not 2 <= self.rank <= 14 or self.suit not in SUITS:
-            raise ActionSyntaxError(f"no such card: rank {self.rank}, suit {self.suit!r}")
+            raise ActionSyntaxError("card.no_such_card", rank=self.rank, suit=repr(self.suit))
 
     @classmethod
     def from_text(cls, text: str) -> Card:
@@ -53,9 +53,7 @@ class Card:
         if t.startswith("10"):
             t = "T" + t[2:]
         if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
-            raise ActionSyntaxError(
-                f"{text!r} is not a card; write rank {RANKS} then suit {SUITS}, e.g. 4C or QD"
-            )
+            raise ActionSyntaxError("card.not_a_card", text=repr(text), ranks=RANKS, suits=SUITS)
         return cls(RANKS.index(t[0]) + 2, t[1])
 
     def __str__(self) -> str:
@@ -90,6 +88,6 @@ def remaining(decks: int, seen: list[Card] | tuple[Card, ...]) -> Counter[Card]:
     left = Counter(deck(decks))
     for card in seen:
         if left[card] == 0:
-            raise ActionSyntaxError(f"card {card} was seen more often than {decks} deck(s) hold")
+            raise ActionSyntaxError("card.seen_too_often", card=str(card), decks=decks)
         left[card] -= 1
     return +left

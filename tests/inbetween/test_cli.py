@@ -186,7 +186,9 @@ def test_odds_of_the_guides_example_posts() -> None:
 
 
 def test_odds_json_prints_fractions_as_p_over_q() -> None:
-    # The exact strings: "p/q", and a whole number as str(Fraction) writes it ("0").
+    # The exact strings: "p/q", and a whole number as str(Fraction) writes it ("0").  The
+    # default table: the guide's 100 starting chips, a pot of 4 antes, round 1; the bet is
+    # worth nothing (EV 0), so both the best stake and Kelly's are a pass.
     code, out = invoke("odds", "4C", "QD", "--json")
     assert code == 0
     assert json.loads(out) == {
@@ -204,8 +206,25 @@ def test_odds_json_prints_fractions_as_p_over_q() -> None:
                     {"outcome": "post", "stakes": -2, "chance": "3/25"},
                 ],
                 "ev_per_chip": "0",
+                "advice": {
+                    "min_stake": 1,
+                    "max_stake": 4,
+                    "can_pass": True,
+                    "balance": 100,
+                    "riding": 0,
+                    "best_stake": 0,
+                    "best_action": "pass",
+                    "best_value": "0",
+                    "kelly_fraction": 0.0,
+                    "kelly_fraction_exact": "0",
+                    "kelly_stake": 0,
+                    "kelly_action": "pass",
+                    "kelly_value": "0",
+                },
             }
         ],
+        "values": {},
+        "table": {"balance": 100, "round": 1, "pot": 4},
     }
 
 
@@ -239,9 +258,10 @@ def test_odds_follow_the_presets_rules() -> None:
 def test_odds_usage_line_reads_well() -> None:
     code, out = invoke("odds", "--help")
     assert code == 0
-    # Typer's usage marks required arguments {X} and optional ones [X].
-    assert "odds [OPTIONS] {POST} {POST} [POST]" in flat(out)
-    assert "{POST POST}" not in out
+    # Typer's usage marks optional arguments [X]: the posts are optional because --table
+    # and --house-edge take none (without either, missing posts are a coded error).
+    assert "odds [OPTIONS] [POST] [POST] [POST]" in flat(out)
+    assert "{POST" not in out and "[POST POST]" not in out
     assert "--json" in out and "<bool>" not in out.split("--help")[0]
 
 
@@ -305,7 +325,7 @@ def test_odds_plain_output_shows_cards_and_fractions() -> None:
     ("args", "message"),
     [
         (["4C", "QX"], "'QX' is not a card"),
-        (["4C"], "Missing argument"),
+        (["4C"], "give the posts (two, or three under three posts)"),
         (["4C", "QD", "5H"], "needs 2 posts under these rules, not 3"),
         (["4C", "QD", "--seen", "5H,ZZ"], "'ZZ' is not a card"),
         (["4C", "QD", "--seen", "4C"], "seen more often than 1 deck"),

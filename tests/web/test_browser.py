@@ -145,6 +145,8 @@ def test_inbetween_guide_session_two_people_and_a_bot(
     assert len(coached) == len(legal)
     assert all("/" in v or v.lstrip("-").isdigit() for v in coached), coached
     assert "/" in first.inner_text(".coach p")  # inside / post / outside as fractions
+    if any(a.startswith("bet ") for a in legal):  # a stake: the best one and Kelly's
+        assert "Kelly" in first.inner_text(".coach .coach-advice")
     first.screenshot(path=artifacts / "inbetween-coach.png", full_page=True)
 
     # a short chat, seen by the other player

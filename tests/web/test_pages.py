@@ -156,6 +156,34 @@ def test_coach_gives_exact_odds_from_the_seat_view(client: TestClient) -> None:
     assert broken.status_code == 400 and "probabilidades" in broken.json()["error"]["message"]
 
 
+def test_coach_gives_the_best_stake_and_kellys_for_the_seat(client: TestClient) -> None:
+    # A favourable guide bet: the best stake by expected chips is the largest legal one and
+    # Kelly's stake (for the seat's own chips) is legal and no larger; both as the engine's
+    # odds give them (``decision_odds``), the same figures the terminal's ``?`` prints.
+    from aceydeucey.inbetween.odds import decision_odds, stake_action
+
+    game = aceydeucey.load_game("inbetween", preset="guide", players=3)
+    for seed in range(40):
+        state, chance = game.new_initial_state(), Seeded(seed)
+        while state.is_chance_node() or "bet 1" not in [str(a) for a in state.legal_actions()]:
+            state = state.apply(chance.choose(state) if state.is_chance_node() else "pass")
+        obs = state.observation(state.current_player())
+        bet = decision_odds(game.rules, obs).bets[0]
+        if bet.ev_per_chip > 0:
+            break
+    assert bet.advice is not None and bet.ev_per_chip > 0
+    body = client.post(
+        "/coach/inbetween", json={"observation": obs, "rules": game.rules.to_dict()}
+    ).json()
+    advice = body["bets"][0]["advice"]
+    stakes = [int(a.split()[1]) for a in obs["legal_actions"] if a.startswith("bet ")]
+    assert advice["best_action"] == f"bet {max(stakes)}"
+    assert advice["kelly_action"] in obs["legal_actions"]
+    assert advice["kelly_stake"] <= max(stakes)
+    assert advice["kelly_action"] == stake_action(bet, bet.advice.kelly.stake)
+    assert advice["balance"] == obs["chips"][obs["seat"]]
+
+
 def test_pages_fetch_nothing_from_elsewhere() -> None:
     """No CDN, font or script from another site: every URL in the web files is local."""
     for path in [*TEMPLATES.rglob("*.html"), *STATIC.rglob("*.js"), *STATIC.rglob("*.css")]:

@@ -3,8 +3,9 @@
 The commands are thin: they resolve the rules with the engine's ``Rules``, build the game
 with ``load_game``, run it on the core ``Table`` and render observations with
 :mod:`aceydeucey.cli.inbetween_ui`.  They hold no rules: the odds of the decision at hand
-(``odds``, and ``?`` in play) come from ``inbetween.odds`` (``posts_odds``,
-``decision_odds``), the function the EV bot uses.
+and each stake's advice, the best stake and Kelly's (``odds``, and ``?`` in play), come
+from ``inbetween.odds`` (``posts_odds``, ``decision_odds``), the function the bots use;
+``odds --table`` and ``odds --house-edge`` from ``inbetween.spreads``.
 
 ``--option key=value`` (repeatable) passes any rule option, read by the option's type; the
 engine validates it and its message reaches the user in the chosen language.
@@ -68,7 +69,7 @@ def register(app: typer.Typer, play: typer.Typer, rules: typer.Typer, analyze: t
 
 def _fail(exc: Exception, lang: str) -> NoReturn:
     """An engine error in the user's language (no traceback)."""
-    fail(exc.render(lang) if isinstance(exc, AceyDeuceyError) else str(exc))
+    fail(exc.render(lang) if isinstance(exc, AceyDeuceyError) else str(exc), lang=lang)
 
 
 # -- rules ----------------------------------------------------------------------
@@ -90,15 +91,20 @@ def rules_inbetween(
 # -- odds -----------------------------------------------------------------------
 
 
+_PostArg = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="POST",
+        help="A post, e.g. 4C QD (three under three posts); none with --table or --house-edge.",
+        show_default=False,
+    ),
+]
+
+
 def odds_command(
-    post1: Annotated[str, typer.Argument(metavar="POST", help="The first post, e.g. 4C.")],
-    post2: Annotated[str, typer.Argument(metavar="POST", help="The second post, e.g. QD.")],
-    post3: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="POST", help="The third post (three posts only).", show_default=False
-        ),
-    ] = None,
+    post1: _PostArg = None,
+    post2: _PostArg = None,
+    post3: _PostArg = None,
     seen: Annotated[
         str | None,
         typer.Option("--seen", metavar="CARDS", help="Cards already seen this shuffle: 5H,5S,QS."),
@@ -118,6 +124,37 @@ def odds_command(
             "(aces=dealer-declares).",
         ),
     ] = None,
+    balance: Annotated[
+        int | None,
+        typer.Option(
+            "--balance",
+            metavar="N",
+            help="Your chips now (Red Dog: besides the ante riding); default: the starting "
+            "chips. The stake advice and Kelly read it.",
+        ),
+    ] = None,
+    pot: Annotated[
+        int | None,
+        typer.Option(
+            "--pot",
+            metavar="N",
+            help="Chips in the pot; default: every seat's ante (the banker's bank).",
+        ),
+    ] = None,
+    round_number: Annotated[
+        int,
+        typer.Option("--round", metavar="N", help="The round (first-round and escalating limits)."),
+    ] = 1,
+    table: Annotated[
+        bool,
+        typer.Option("--table", help="Every spread with a full deck instead of given posts."),
+    ] = False,
+    house_edge: Annotated[
+        bool,
+        typer.Option(
+            "--house-edge", help="Red Dog: the exact house edge and element of risk of best play."
+        ),
+    ] = False,
     preset: PresetOption = None,
     decks: Annotated[
         int | None, typer.Option("--decks", metavar="N", help="Number of decks.")
@@ -128,33 +165,64 @@ def odds_command(
     option: OptionsOption = None,
     lang: LangOption = None,
 ) -> None:
-    """Exact odds of the decision two posts put to a player, under the chosen rules."""
+    """Exact odds of the decision posts put to a player: each stake's chances and EV, the
+    best stake and Kelly's; or every spread (--table), or Red Dog's house edge."""
     from aceydeucey.cards import Card, parse_cards
-    from aceydeucey.inbetween.odds import posts_odds
+    from aceydeucey.core.errors import ArgumentError
+    from aceydeucey.inbetween.odds import default_pot, posts_odds
 
     lang = resolve_lang(lang)
     options = parse_options(InBetweenRules, option, lang)
     if decks is not None:
         options["decks"] = decks
     rules = _resolve_rules(preset, options, lang)
-    if call is not None and call not in ("higher", "lower"):
-        fail(t("cli", "error.option_syntax", lang, text=f"--call {call}"))
-    if ace is not None and ace not in ("low", "high"):
-        fail(t("cli", "error.option_syntax", lang, text=f"--ace {ace}"))
+    given = [p for p in (post1, post2, post3) if p is not None]
     try:
-        posts = [Card.from_text(p) for p in (post1, post2, post3) if p is not None]
+        if table and house_edge:
+            raise ArgumentError("ib_odds.modes_exclusive")
+        if table or house_edge:
+            extras = (seen, call, ace, balance, pot)
+            if given or any(x is not None for x in extras) or round_number != 1:
+                raise ArgumentError(
+                    "ib_odds.mode_alone", mode="--table" if table else "--house-edge"
+                )
+            if table:
+                _print_spreads(rules, as_json, lang)
+            else:
+                _print_house_edge(rules, as_json, lang)
+            return
+        if len(given) < 2:
+            raise ArgumentError("ib_odds.posts_needed")
+        if pot is not None and pot < 0:
+            raise ArgumentError("ib_odds.pot_negative", pot=pot)
+        if round_number < 1:
+            raise ArgumentError("ib_odds.round_positive", round=round_number)
+        if call is not None and call not in ("higher", "lower"):
+            fail(t("cli", "error.option_syntax", lang, text=f"--call {call}"), lang=lang)
+        if ace is not None and ace not in ("low", "high"):
+            fail(t("cli", "error.option_syntax", lang, text=f"--ace {ace}"), lang=lang)
+        posts = [Card.from_text(p) for p in given]
         seen_cards = parse_cards(seen) if seen else []
+        chips = rules.starting_chips if balance is None else balance
         odds = posts_odds(
             rules,
             posts,
             seen_cards,
             call=call,  # type: ignore[arg-type]
             ace_low=None if ace is None else ace == "low",
+            chips=chips,
+            pot=pot,
+            round_number=round_number,
         )
     except (AceyDeuceyError, ValueError) as exc:
         _fail(exc, lang)
+    house = rules.banking == "house"
+    if pot is None:
+        pot = default_pot(rules)
     if as_json:
-        print(json.dumps(_odds_json(odds)))
+        table_data: dict[str, Any] = {"balance": chips, "round": round_number}
+        table_data.update({"ante": rules.ante} if house else {"pot": pot})
+        print(json.dumps({**odds.to_dict(), "table": table_data}))
         return
     from rich.text import Text
 
@@ -166,28 +234,61 @@ def odds_command(
         head.append("   " + t(_DOMAIN, "ui.seen", lang, count=len(seen_cards)) + " ")
         head.append_text(seen_text([str(c) for c in seen_cards]))
     console.print(head)
-    console.print(decision_view(odds, lang))
+    if house:
+        line = t(_DOMAIN, "odds.table_line_house", lang, balance=chips, ante=rules.ante)
+    else:
+        line = t(_DOMAIN, "odds.table_line", lang, balance=chips, pot=pot, round=round_number)
+    console.print(line, style="dim")
+    console.print(decision_view(odds, lang, word=lambda a: localized_action(a, lang)))
 
 
-def _odds_json(odds: Any) -> dict[str, Any]:
-    return {
-        "decision": odds.decision,
-        "forced": odds.forced,
-        "bets": [
-            {
-                "action": bet.action,
-                "after": bet.after,
-                "gap": bet.gap,
-                "posts": list(bet.posts),
-                "outcomes": [
-                    {"outcome": name, "stakes": stakes, "chance": str(chance)}
-                    for name, stakes, chance in bet.outcomes
-                ],
-                "ev_per_chip": str(bet.ev_per_chip),
-            }
-            for bet in odds.bets
-        ],
-    }
+def _print_spreads(rules: Any, as_json: bool, lang: str) -> None:
+    """``odds --table``: every spread from a full shoe."""
+    from aceydeucey.inbetween.spreads import spread_table
+
+    rows = spread_table(rules)
+    if as_json:
+        data = {
+            "decks": rules.decks,
+            "rows": [
+                {
+                    "spread": row.spread,
+                    "pair": row.pair,
+                    "posts": list(row.posts),
+                    "frequency": str(row.frequency),
+                    **row.odds.to_dict(),
+                }
+                for row in rows
+            ],
+        }
+        print(json.dumps(data))
+        return
+    from aceydeucey.cli.inbetween_ui import spread_table_view
+
+    console.print(spread_table_view(rows, rules, lang))
+
+
+def _print_house_edge(rules: Any, as_json: bool, lang: str) -> None:
+    """``odds --house-edge``: Red Dog's exact house edge for the rules' decks."""
+    from aceydeucey.inbetween.spreads import house_edge
+
+    edge = house_edge(rules)
+    if as_json:
+        data = {
+            "decks": edge.decks,
+            "house_edge": float(edge.house_edge),
+            "element_of_risk": float(edge.element_of_risk),
+            "house_edge_exact": str(edge.house_edge),
+            "element_of_risk_exact": str(edge.element_of_risk),
+            "average_bet": float(edge.average_bet),
+            "average_bet_exact": str(edge.average_bet),
+            "raise_spreads": list(edge.raise_spreads),
+        }
+        print(json.dumps(data))
+        return
+    from aceydeucey.cli.inbetween_ui import house_edge_view
+
+    console.print(house_edge_view(edge, lang))
 
 
 # -- words: canonical actions and the player's language --------------------------

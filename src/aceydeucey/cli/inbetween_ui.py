@@ -15,6 +15,9 @@ Views:
 - :func:`decision_view`: the odds of the decision at hand (``odds.decision_odds`` or
   ``odds.posts_odds``): every stake's outcomes and EV per chip, and each legal action's
   exact value.
+- :func:`advice_text`: a stake's limits, its best stake by EV and Kelly's fraction and stake.
+- :func:`spread_table_view`, :func:`house_edge_view`: ``odds --table`` and ``--house-edge``.
+- :func:`number_text`: a decimal in the language's style (``0,120`` in Portuguese).
 - :func:`seen_text`: every card seen this shuffle, grouped by rank when there are many.
 - :func:`event_text`: one line narrating ``last_event``.
 - :func:`final_view`: the final standings (returns and winners).
@@ -22,11 +25,13 @@ Views:
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -34,11 +39,14 @@ from rich.text import Text
 
 from aceydeucey.cards import Card, rank_name
 from aceydeucey.core.errors import AceyDeuceyError
-from aceydeucey.inbetween.odds import BetOdds, DecisionOdds
+from aceydeucey.inbetween.kelly import kelly_fraction
+from aceydeucey.inbetween.odds import BetOdds, DecisionOdds, stake_action
+from aceydeucey.inbetween.spreads import HouseEdge, SpreadRow
 from aceydeucey.locale import error_domain as _error_domain
 from aceydeucey.locale import render_error, t
 
 __all__ = [
+    "advice_text",
     "card_text",
     "cards_text",
     "compact_actions",
@@ -46,8 +54,11 @@ __all__ = [
     "event_text",
     "final_view",
     "fraction_text",
+    "house_edge_view",
+    "number_text",
     "odds_text",
     "seen_text",
+    "spread_table_view",
     "standings_view",
     "table_view",
 ]
@@ -135,16 +146,32 @@ def seen_text(cards: Sequence[str], *, group_above: int = 12) -> Text:
     return out
 
 
-def fraction_text(value: Fraction | str, *, percent: bool = False) -> str:
+def number_text(value: float, lang: str, *, digits: int = 3, percent: bool = False) -> str:
+    """A decimal as ``lang`` writes it: ``+0.120`` / ``+0,120``; ``56.0%`` / ``56,0%``.
+
+    >>> number_text(0.12, "en"), number_text(0.12, "pt")
+    ('+0.120', '+0,120')
+    >>> number_text(0.56, "pt", digits=1, percent=True)
+    '56,0%'
+
+    """
+    if percent:
+        return t(_DOMAIN, "num.percent", lang, value=float(value) * 100, digits=digits)
+    return t(_DOMAIN, "num.signed", lang, value=float(value), digits=digits)
+
+
+def fraction_text(value: Fraction | str, *, percent: bool = False, lang: str = "en") -> str:
     """An exact fraction with a decimal aside: ``"-8/25 (-0.320)"`` or ``"8/25 (32.0%)"``.
 
     >>> fraction_text("8/25", percent=True), fraction_text("-8/25"), fraction_text("3")
     ('8/25 (32.0%)', '-8/25 (-0.320)', '3')
+    >>> fraction_text("8/25", percent=True, lang="pt")
+    '8/25 (32,0%)'
     """
     frac = Fraction(value)
     if frac.denominator == 1:
         return str(frac.numerator)
-    approx = f"{float(frac) * 100:.1f}%" if percent else f"{float(frac):+.3f}"
+    approx = number_text(float(frac), lang, digits=1 if percent else 3, percent=percent)
     return f"{frac} ({approx})"
 
 
@@ -165,14 +192,11 @@ def odds_text(
         if i:
             line.append(" · ", style="dim")
         line.append(t(_DOMAIN, key, lang) + " ", style=style)
-        line.append(fraction_text(value, percent=True))
+        line.append(fraction_text(value, percent=True, lang=lang))
     line.append("\n" + " " * (len(title) + 2))
     line.append(t(_DOMAIN, "ui.ev_per_chip", lang) + " ", style="bold")
     ev = Fraction(ev_per_chip)
-    line.append(
-        str(ev) if ev.denominator == 1 else f"{ev} ({float(ev):+.3f})",
-        style="green" if ev > 0 else "red" if ev < 0 else "",
-    )
+    line.append(_signed(ev, lang), style="green" if ev > 0 else "red" if ev < 0 else "")
     return line
 
 
@@ -441,10 +465,10 @@ def final_view(
             str(chips[i]) if i < len(chips) else "",
         ]
         if shares:
-            row.append(_exact(shares[i], signed=False))
+            row.append(_exact(shares[i], signed=False, lang=lang))
         row.append(
             Text(
-                _exact(value, signed=True),
+                _exact(value, signed=True, lang=lang),
                 style="green" if value > 0 else "red" if value < 0 else "",
             )
         )
@@ -465,17 +489,17 @@ def standings_view(
         value = totals[i]
         style = "green" if value > 0 else "red" if value < 0 else ""
         name = names[i] if i < len(names) else str(i + 1)
-        grid.add_row(name, Text(_exact(value, signed=True), style=style))
+        grid.add_row(name, Text(_exact(value, signed=True, lang=lang), style=style))
     title = t(_DOMAIN, "ui.standings", lang, sessions=sessions)
     return Panel(grid, title=title, title_align="left", expand=False)
 
 
-def _exact(value: Fraction, *, signed: bool) -> str:
+def _exact(value: Fraction, *, signed: bool, lang: str = "en") -> str:
     """``+3``, ``0``, ``-3/2 (-1.50)``: exact, with a decimal aside for fractions."""
     sign = "+" if signed and value > 0 else ""
     if value.denominator == 1:
         return f"{sign}{value.numerator}"
-    return f"{sign}{value} ({float(value):.2f})"
+    return f"{sign}{value} ({number_text(float(value), lang, digits=2).lstrip('+')})"
 
 
 def _maybe(key: str, lang: str, fallback: str) -> str:
@@ -492,11 +516,11 @@ def _num(value: Any) -> int:
 # -- the odds of the decision at hand -------------------------------------------
 
 
-def _signed(value: Fraction) -> str:
+def _signed(value: Fraction, lang: str = "en") -> str:
     value = Fraction(value)
     if value.denominator == 1:
         return f"{value.numerator:+d}" if value else "0"
-    return f"{'+' if value > 0 else ''}{value} ({float(value):+.3f})"
+    return f"{'+' if value > 0 else ''}{value} ({number_text(float(value), lang)})"
 
 
 def bet_label(bet: BetOdds, lang: str) -> str:
@@ -519,14 +543,14 @@ def bet_text(bet: BetOdds, lang: str) -> Text:
         word = t(_DOMAIN, f"odds.outcome.{name}", lang)
         style = "green" if stakes > 0 else "red" if stakes < 0 else ""
         line.append(word + " ", style=style)
-        line.append(fraction_text(chance, percent=True))
+        line.append(fraction_text(chance, percent=True, lang=lang))
         line.append(
             "  " + t(_DOMAIN, "odds.pays", lang, stakes=f"{stakes:+d}" if stakes else "0"),
             style="dim",
         )
     line.append("\n  " + t(_DOMAIN, "ui.ev_per_chip", lang) + " ", style="bold")
     ev = bet.ev_per_chip
-    line.append(_signed(ev), style="green" if ev > 0 else "red" if ev < 0 else "")
+    line.append(_signed(ev, lang), style="green" if ev > 0 else "red" if ev < 0 else "")
     return line
 
 
@@ -551,7 +575,10 @@ def decision_view(
     ]
     if odds.forced:
         parts.append(Text(t(_DOMAIN, "odds.forced", lang), style="yellow"))
-    parts.extend(bet_text(bet, lang) for bet in odds.bets)
+    for bet in odds.bets:
+        parts.append(bet_text(bet, lang))
+        if bet.advice is not None:
+            parts.append(advice_text(bet, lang, word=show))
     if odds.values:
         values = dict(odds.values)
         best = max(values, key=lambda a: (values[a], -_amount(a)))
@@ -573,21 +600,192 @@ def decision_view(
                 amounts = runs[item]
                 lo, hi = min(amounts), max(amounts)
                 span = f"{show(item)} {lo}" if lo == hi else f"{show(item)} {lo}–{hi}"
-                low_value = _signed(values[f"{item} {lo}"])
-                high_value = _signed(values[f"{item} {hi}"])
+                low_value = _signed(values[f"{item} {lo}"], lang)
+                high_value = _signed(values[f"{item} {hi}"], lang)
                 span_values = low_value if lo == hi else f"{low_value} … {high_value}"
                 shown.append(f"{span}: {span_values}")
             else:
-                shown.append(f"{show(item)} {_signed(values[item])}")
+                shown.append(f"{show(item)} {_signed(values[item], lang)}")
         line.append(" · ".join(shown))
         parts.append(line)
         parts.append(
             Text(
-                t(_DOMAIN, "odds.best", lang, action=show(best), value=_signed(values[best])),
+                t(_DOMAIN, "odds.best", lang, action=show(best), value=_signed(values[best], lang)),
                 style="bold green" if values[best] > 0 else "bold",
             )
         )
     return Group(*parts)
+
+
+def kelly_text(fraction: float, exact: Fraction | None, lang: str) -> str:
+    """Kelly's fraction: exact with its percentage (``1/11 (9.1%)``) or ``≈ 10.95%``."""
+    if exact is not None:
+        return fraction_text(exact, percent=True, lang=lang)
+    return t(_DOMAIN, "num.approx", lang, value=number_text(fraction, lang, digits=2, percent=True))
+
+
+def advice_text(bet: BetOdds, lang: str, *, word: Any = None) -> Text:
+    """A stake's advice: the limits and balance, the stake of most expected chips and
+    Kelly's fraction and stake (``odds.StakeAdvice``)."""
+    show = word if word is not None else (lambda text: text)
+    advice = bet.advice
+    assert advice is not None
+    line = Text("  ")
+    if advice.limits is None:
+        line.append(t(_DOMAIN, "odds.advice.no_stake", lang, balance=advice.wealth), style="dim")
+        return line
+    low, high = advice.limits
+    if bet.action == "raise":
+        text = t(
+            _DOMAIN,
+            "odds.advice.limits_raise",
+            lang,
+            riding=advice.riding,
+            most=high - advice.riding,
+            balance=advice.wealth,
+        )
+    else:
+        text = t(_DOMAIN, "odds.advice.limits", lang, low=low, high=high, balance=advice.wealth)
+    line.append(text, style="dim")
+    best = stake_action(bet, advice.best)
+    line.append("\n  ")
+    line.append(
+        t(
+            _DOMAIN,
+            "odds.advice.best",
+            lang,
+            action=show(best),
+            value=_signed(advice.best_value, lang),
+        )
+    )
+    kelly = advice.kelly
+    action = show(stake_action(bet, kelly.stake))
+    value = _signed(advice.kelly_value, lang)
+    line.append("\n  ")
+    if kelly.fraction == math.inf:
+        line.append(t(_DOMAIN, "odds.advice.kelly_no_loss", lang, action=action, value=value))
+    elif kelly.fraction <= 0:
+        line.append(t(_DOMAIN, "odds.advice.kelly_unfavourable", lang, action=action, value=value))
+    else:
+        fraction = kelly_text(kelly.fraction, kelly.exact, lang)
+        line.append(
+            t(
+                _DOMAIN,
+                "odds.advice.kelly",
+                lang,
+                fraction=fraction,
+                balance=kelly.wealth,
+                action=action,
+                value=value,
+            ),
+            style="bold",
+        )
+    return line
+
+
+def spread_table_view(rows: Sequence[SpreadRow], rules: Any, lang: str) -> Table:
+    """``odds --table``: every spread with a full shoe (``spreads.spread_table``).
+
+    Exact fractions (``--json`` has the same): the chance of the posts, of winning (inside,
+    a won call, trips), of a post, of losing otherwise and, where a hand can push, of a
+    push; the pays, the EV per chip, Kelly's fraction and the play of most chips.  A
+    called pair has a line per call.
+    """
+    title = t(_DOMAIN, "odds.spreads.title", lang, decks=rules.decks, preset=rules.preset)
+    calls = any(len(row.odds.bets) > 1 for row in rows)
+    pushes = any(m == 0 for row in rows for bet in row.odds.bets for _, m, _ in bet.outcomes)
+    keys = ["spread", "frequency", *(["call"] if calls else []), "win", "post", "lose"]
+    keys += [*(["push"] if pushes else []), "pays", "ev", "kelly", "play"]
+    grid = Table(
+        title=title,
+        title_justify="left",
+        header_style="bold",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    for key in keys:
+        justify = "left" if key in ("spread", "call", "play") else "right"
+        grid.add_column(
+            t(_DOMAIN, f"odds.col.{key}", lang),
+            justify=justify,  # type: ignore[arg-type]
+            no_wrap=key != "play",
+        )
+    for row in rows:
+        if row.spread is None:
+            label = (
+                t(_DOMAIN, "odds.spread.pair", lang)
+                if row.pair is None
+                else t(_DOMAIN, "odds.spread.pair_rank", lang, rank=rank_name(row.pair))
+            )
+        else:
+            label = str(row.spread)
+        head = [label, str(row.frequency)]
+        if not row.odds.bets:
+            short = t(_DOMAIN, f"odds.short.{row.odds.decision}", lang)
+            grid.add_row(*head, *(short if k == "play" else "" for k in keys[2:]))
+            continue
+        for i, bet in enumerate(row.odds.bets):
+            win = sum((p for _, m, p in bet.outcomes if m > 0), Fraction(0))
+            post = bet.chance("post")
+            push = sum((p for _, m, p in bet.outcomes if m == 0), Fraction(0))
+            pays = max((m for _, m, _ in bet.outcomes), default=0)
+            exact, fraction = kelly_fraction(bet.multiples())
+            ev = bet.ev_per_chip
+            if row.odds.decision not in ("bet", "raise"):
+                kelly = "—"  # the hand plays itself: nothing to stake
+            elif 0 < fraction < math.inf:
+                kelly = number_text(fraction, lang, digits=1, percent=True)
+                kelly = kelly if exact is not None else t(_DOMAIN, "num.approx", lang, value=kelly)
+            else:
+                kelly = "0" if fraction == 0 else "∞"
+            cells: dict[str, str | Text] = {
+                "call": t(_DOMAIN, f"cmd.{bet.action}", lang) if len(row.odds.bets) > 1 else "",
+                "win": str(win),
+                "post": str(post),
+                "lose": str(1 - win - post - push),
+                "push": str(push),
+                "pays": f"{pays}:1" if pays > 0 else "—",
+                "ev": Text(
+                    f"{'+' if ev > 0 else ''}{ev}",
+                    style="green" if ev > 0 else "red" if ev < 0 else "",
+                ),
+                "kelly": kelly,
+                "play": t(_DOMAIN, "odds.play." + _best_play(row.odds.decision, ev), lang),
+            }
+            grid.add_row(*(head if i == 0 else ["", ""]), *(cells[k] for k in keys[2:]))
+    return grid
+
+
+def _best_play(decision: str, ev: Fraction) -> str:
+    """The play of most expected chips on a row of the spread table."""
+    if decision == "raise":
+        return "raise" if ev > 0 else "stay"
+    if decision == "bet":
+        return "bet_most" if ev > 0 else "pass"
+    return "none"
+
+
+def house_edge_view(edge: HouseEdge, lang: str) -> Table:
+    """``odds --house-edge``: Red Dog's exact house edge and element of risk."""
+    grid = Table(title=t(_DOMAIN, "odds.house.title", lang), title_justify="left")
+    grid.add_column("")
+    grid.add_column("", justify="right")
+
+    def exact(value: Fraction, percent: bool) -> str:
+        return f"{value} ({number_text(float(value), lang, digits=4, percent=percent).lstrip('+')})"
+
+    spreads = ", ".join(str(s) for s in edge.raise_spreads) or "—"
+    for key, value in (
+        ("decks", str(edge.decks)),
+        ("edge", exact(edge.house_edge, True)),
+        ("risk", exact(edge.element_of_risk, True)),
+        ("average", exact(edge.average_bet, False)),
+        ("raise", spreads),
+    ):
+        grid.add_row(t(_DOMAIN, f"odds.house.{key}", lang), value)
+    grid.show_header = False
+    return grid
 
 
 def _amount(action: str) -> int:

@@ -7,8 +7,10 @@
 
 Modules: ``rules`` (options and presets), ``settle`` (what a third card pays), ``game`` (the
 game and its state machine: ``state``, ``shoe``, ``events``, ``phases``, ``lifecycle``,
-``turns``, ``house``, ``reasons``), ``odds`` (exact chances and decision values), ``bots``
-(random and ev).
+``turns``, ``house``, ``reasons``), ``odds`` (exact chances, decision values and each
+stake's advice), ``kelly`` (Kelly's fraction and whole stake), ``spreads`` (every spread
+from a full shoe, Red Dog's exact house edge), ``bots`` (random and ev), ``strategies``
+(kelly, cautious, session).
 """
 
 from aceydeucey.inbetween.bots import BOTS, ExpectedValueBot, RandomBot

@@ -6,8 +6,10 @@ One function answers for the decision at hand, for every front end and the EV bo
 ``decision_odds(rules, observation)`` (a seat's observation, the rules given explicitly)
 and ``posts_odds(rules, posts, seen, call=..., ace_low=...)`` (posts and seen cards alone,
 the ``odds`` command).  Both return a ``DecisionOdds``: the kind of decision, each stake's
-``BetOdds`` (outcomes, signed stakes, chances, EV per chip) and, from an observation, every
-legal action's exact value.
+``BetOdds`` (outcomes, signed stakes, chances, EV per chip, and its ``StakeAdvice``: the
+limits, the best stake by expected chips and Kelly's fraction and stake, ``kelly``) and,
+from an observation, every legal action's exact value.  ``posts_odds`` gives the advice
+when it is told the balance (``chips``).
 
 >>> from aceydeucey.cards import Card
 >>> from aceydeucey.inbetween.rules import Rules
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +41,7 @@ from typing import Any
 
 from aceydeucey.cards import Card, remaining
 from aceydeucey.core.errors import ArgumentError
+from aceydeucey.inbetween.kelly import Kelly, kelly
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.settle import (
     ACE,
@@ -52,13 +56,17 @@ __all__ = [
     "BetOdds",
     "DecisionOdds",
     "PostOdds",
+    "StakeAdvice",
     "action_values",
+    "advise",
     "bet_odds",
     "decision_odds",
+    "default_pot",
     "expected_multiplier",
     "outcome_distribution",
     "post_odds",
     "posts_odds",
+    "stake_action",
     "trips_chance",
     "unseen_ranks",
 ]
@@ -98,7 +106,7 @@ def outcome_distribution(
     """(outcome, multiplier) -> probability, over the third card drawn from ``left``."""
     total = sum(left.values())
     if total == 0:
-        raise ValueError("no cards left to draw a third card from")
+        raise ArgumentError("ib_odds.no_cards_left")
     out: dict[tuple[str, int], Fraction] = {}
     for rank, copies in sorted(left.items()):
         if copies <= 0:
@@ -143,7 +151,7 @@ def post_odds(
     left = unseen_ranks(decks, [first, second, *seen])
     total = sum(left.values())
     if total == 0:
-        raise ValueError("no cards left to draw a third card from")
+        raise ArgumentError("ib_odds.no_cards_left")
     inside = post = 0  # counted in cards, divided once at the end
     low, high = sorted(posts)
     for rank, copies in left.items():
@@ -185,10 +193,116 @@ class BetOdds:
     ev_per_chip: Fraction
     after: str | None = None
     gap: int | None = None
+    advice: StakeAdvice | None = None
 
     def chance(self, outcome: str) -> Fraction:
         """The chance of ``outcome`` (0 when it cannot happen)."""
         return sum((p for name, _, p in self.outcomes if name == outcome), Fraction(0))
+
+    def multiples(self) -> dict[int, Fraction]:
+        """Each signed multiple of the stake and its chance (outcomes of equal pay merged)."""
+        out: dict[int, Fraction] = {}
+        for _, m, p in self.outcomes:
+            out[m] = out.get(m, Fraction(0)) + p
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, fractions as ``"p/q"`` strings (see ``DecisionOdds.to_dict``)."""
+        out: dict[str, Any] = {
+            "action": self.action,
+            "after": self.after,
+            "gap": self.gap,
+            "posts": list(self.posts),
+            "outcomes": [
+                {"outcome": name, "stakes": stakes, "chance": str(chance)}
+                for name, stakes, chance in self.outcomes
+            ],
+            "ev_per_chip": str(self.ev_per_chip),
+        }
+        a = self.advice
+        if a is not None:
+            k = a.kelly
+            finite = k.fraction != math.inf
+            out["advice"] = {
+                "min_stake": a.limits[0] if a.limits else None,
+                "max_stake": a.limits[1] if a.limits else None,
+                "can_pass": a.can_pass,
+                "balance": a.wealth,
+                "riding": a.riding,
+                "best_stake": a.best,
+                "best_action": stake_action(self, a.best),
+                "best_value": str(a.best_value),
+                "kelly_fraction": k.fraction if finite else None,
+                "kelly_fraction_exact": None if k.exact is None else str(k.exact),
+                "kelly_stake": k.stake,
+                "kelly_action": stake_action(self, k.stake),
+                "kelly_value": str(a.kelly_value),
+            }
+        return out
+
+
+@dataclass(frozen=True)
+class StakeAdvice:
+    """How much to stake on one :class:`BetOdds`, at the table's limits and one balance.
+
+    ``limits`` are the smallest and largest stake allowed (None: none is affordable, so a
+    pass is all there is).  Red Dog counts the whole bet: the ``riding`` ante plus the
+    raise (a stay is the stake ``riding``).  ``can_pass``: a pass is allowed (not on three
+    posts' second bet, nor at Red Dog, where the ante rides); ``pass_cost`` is what a pass
+    forfeits (the ante under ``ante_to_play``).  ``best`` is the stake of most expected
+    chips (0: pass; ties go to the smaller stake) and ``best_value`` those chips;
+    ``kelly`` is Kelly's fraction and stake for ``wealth`` (the seat's chips, plus the
+    riding ante at Red Dog), ``kelly_value`` the expected chips of the Kelly stake.
+    """
+
+    limits: tuple[int, int] | None
+    can_pass: bool
+    wealth: int
+    best: int
+    best_value: Fraction
+    kelly: Kelly
+    kelly_value: Fraction
+    riding: int = 0
+    pass_cost: int = 0
+
+
+def stake_action(bet: BetOdds, stake: int) -> str:
+    """The canonical action that puts ``stake`` on ``bet``: ``pass``, ``bet 5``, ``stay``,
+    ``raise 1`` (a Red Dog stake counts the riding ante)."""
+    if bet.action == "raise":
+        riding = bet.advice.riding if bet.advice is not None else 0
+        return "stay" if stake <= riding else f"raise {stake - riding}"
+    return "pass" if stake == 0 else f"{bet.action} {stake}"
+
+
+def advise(
+    bet: BetOdds,
+    *,
+    limits: tuple[int, int] | None,
+    can_pass: bool,
+    wealth: int,
+    riding: int = 0,
+    pass_cost: int = 0,
+) -> BetOdds:
+    """``bet`` with its :class:`StakeAdvice` for these limits and this balance.
+
+    The expected chips of a stake ``s`` are ``s`` times the EV per chip (a pass:
+    ``-pass_cost``), so the best stake by expected chips is a limit or a pass; Kelly's
+    stake comes from ``kelly.kelly`` over the bet's own outcomes.
+    """
+    ev = bet.ev_per_chip
+
+    def value(stake: int) -> Fraction:
+        return Fraction(-pass_cost) if stake == 0 else stake * ev
+
+    candidates = ([0] if can_pass or limits is None else []) + list(limits or ())
+    best = max(candidates, key=lambda s: (value(s), -s))
+    low, high = limits if limits is not None else (1, 0)
+    k = kelly(bet.multiples(), wealth, low=low, high=high, can_pass=can_pass, pass_cost=pass_cost)
+    advice = StakeAdvice(
+        limits, can_pass, wealth, best, value(best), k, value(k.stake), riding, pass_cost
+    )
+    return dataclasses.replace(bet, advice=advice)
 
 
 @dataclass(frozen=True)
@@ -209,6 +323,19 @@ class DecisionOdds:
     bets: tuple[BetOdds, ...] = ()
     values: Mapping[str, Fraction] = field(default_factory=dict)
     forced: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``decision``, ``forced``, each stake's outcomes and EV per chip (and
+        its ``advice`` where it has one: limits, the best stake by EV, Kelly's fraction,
+        its exact form or null, and Kelly's stake, with their actions and expected chips)
+        and ``values``; fractions as ``"p/q"`` strings, Kelly's fraction also as a float
+        (null when no outcome loses)."""
+        return {
+            "decision": self.decision,
+            "forced": self.forced,
+            "bets": [bet.to_dict() for bet in self.bets],
+            "values": {action: str(v) for action, v in self.values.items()},
+        }
 
 
 def bet_odds(
@@ -236,7 +363,7 @@ def _trips_odds(rules: Rules, pair: int, left: Mapping[int, int]) -> BetOdds:
     """Red Dog's pair: the ante wins ``trips_pays`` to 1 on a third card of its rank."""
     total = sum(left.values())
     if total == 0:
-        raise ValueError("no cards left to draw a third card from")
+        raise ArgumentError("ib_odds.no_cards_left")
     hit = Fraction(left.get(pair, 0), total)
     outcomes = ((("trips", rules.trips_pays, hit),) if hit else ()) + (
         (("push", 0, 1 - hit),) if hit != 1 else ()
@@ -290,6 +417,9 @@ def posts_odds(
     *,
     call: Call | None = None,
     ace_low: bool | None = None,
+    chips: int | None = None,
+    pot: int | None = None,
+    round_number: int = 1,
 ) -> DecisionOdds:
     """The odds of the decision two posts (three under ``three_posts``) put to a player.
 
@@ -299,7 +429,55 @@ def posts_odds(
     ace of the round under ``aces="dealer-declares"`` (the dealer's call; None: high).
     Refused with a coded ``ArgumentError``: a call where none is made, a pair that needs
     one, an ace called low where aces are always high, a wrong number of posts.
+
+    With ``chips`` (the player's balance; at Red Dog, without the ante already riding),
+    every stake gets its :class:`StakeAdvice`: the limits ``settle.stake_limits`` sets for
+    that balance, the ``pot`` (default: every seat's ante, or the banker's ``bank``) and
+    ``round_number``; Red Dog raises up to the ante.
     """
+    odds = _posts_odds(rules, posts, seen, call=call, ace_low=ace_low)
+    if chips is None:
+        return odds
+    if pot is None:
+        pot = default_pot(rules)
+    bets = tuple(_advise_posts(rules, bet, chips, pot, round_number) for bet in odds.bets)
+    return dataclasses.replace(odds, bets=bets)
+
+
+def default_pot(rules: Rules) -> int:
+    """The pot a first turn faces: every seat's ante, the banker's ``bank`` (Red Dog: 0)."""
+    if rules.banking == "house":
+        return 0
+    return rules.bank if rules.banking == "dealer" else rules.ante * rules.players
+
+
+def _advise_posts(rules: Rules, bet: BetOdds, chips: int, pot: int, round_number: int) -> BetOdds:
+    """One stake's advice from the rules' limits (``posts_odds`` with a balance)."""
+    if bet.action == "raise":  # Red Dog: the ante rides, a raise adds up to the ante
+        riding = rules.ante
+        most = (riding, riding + min(rules.ante, max(chips, 0)))
+        return advise(bet, limits=most, can_pass=False, wealth=chips + riding, riding=riding)
+    if bet.action not in ("bet", "higher", "lower"):
+        return bet  # a hand that plays itself: nothing to stake
+    call: Call = "between" if bet.action == "bet" else bet.action  # type: ignore[assignment]
+    second = bet.gap == 2
+    limits = stake_limits(
+        rules, bet.posts, call, chips=chips, pot=pot, round_number=round_number, second_gap=second
+    )
+    pass_cost = rules.ante if rules.ante_to_play else 0
+    can_pass = not (second and limits is not None)  # the second bet of three posts is due
+    return advise(bet, limits=limits, can_pass=can_pass, wealth=chips, pass_cost=pass_cost)
+
+
+def _posts_odds(
+    rules: Rules,
+    posts: Sequence[Card],
+    seen: Sequence[Card] = (),
+    *,
+    call: Call | None = None,
+    ace_low: bool | None = None,
+) -> DecisionOdds:
+    """``posts_odds`` without the stake advice."""
     need = (2, 3) if rules.three_posts else (2,)
     if len(posts) not in need:
         raise ArgumentError(
@@ -307,7 +485,7 @@ def posts_odds(
         )
     left = unseen_ranks(rules.decks, [*posts, *seen])
     if not any(left.values()):
-        raise ValueError("no cards left to draw a third card from")
+        raise ArgumentError("ib_odds.no_cards_left")
     declared = rules.aces == "dealer-declares" and bool(ace_low)
     if ace_low and rules.aces == "high":
         raise ArgumentError("ib_odds.aces_high")
@@ -470,18 +648,45 @@ def decision_odds(rules: Rules, observation: Mapping[str, Any]) -> DecisionOdds:
     if "stay" in legal:  # Red Dog: the whole bet rides on the common posts
         odds = bet_odds(rules, (ranks[0], ranks[1]), "between", left, action="raise")
         riding = int((observation.get("bets") or [0] * (seat + 1))[seat])
+        raises = [0]
         for text in legal:
             _, _, amount = text.partition(" ")
-            values[text] = (riding + (int(amount) if amount else 0)) * odds.ev_per_chip
+            raises.append(int(amount) if amount else 0)
+            values[text] = (riding + raises[-1]) * odds.ev_per_chip
+        odds = advise(
+            odds,
+            limits=(riding, riding + max(raises)),
+            can_pass=False,
+            wealth=chips + riding,
+            riding=riding,
+        )
         return DecisionOdds("raise", (odds,), values)
+    pass_cost = rules.ante if rules.ante_to_play else 0
     if "ace low" in legal or "ace high" in legal:
         for text in legal:
             first = 1 if text == "ace low" else ACE
             if len(ranks) >= 2:  # both posts shown: value the best bet on them
                 pair = (first, ranks[1])
                 if _policy(rules, pair) is None:
-                    calls = _calls_for(rules, pair)
-                    bets.extend(bet_odds(rules, pair, c, left, after=text) for c in calls)
+                    for c in _calls_for(rules, pair):
+                        limits = stake_limits(
+                            rules,
+                            pair,
+                            c,
+                            chips=chips - int(fee),
+                            pot=pot,
+                            round_number=round_number,
+                            ante_cap=ante_cap,
+                        )
+                        bets.append(
+                            advise(
+                                bet_odds(rules, pair, c, left, after=text),
+                                limits=limits,
+                                can_pass=True,
+                                wealth=chips - int(fee),
+                                pass_cost=pass_cost,
+                            )
+                        )
                 values[text] = hand_value(pair, left)
             else:
                 values[text] = next_post_value(first)
@@ -509,8 +714,16 @@ def decision_odds(rules: Rules, observation: Mapping[str, Any]) -> DecisionOdds:
                 )
             values[text] = int(amount) * per_chip[word].ev_per_chip
         else:
-            raise ValueError(f"cannot value action {text!r}")
-    return DecisionOdds("bet", tuple(per_chip.values()), values, forced="pass" not in legal)
+            raise ArgumentError("ib_odds.unknown_action", action=text)
+    advised = []
+    for word, bet in per_chip.items():
+        amounts = [int(t.partition(" ")[2]) for t in legal if t.partition(" ")[0] == word]
+        limits = (min(amounts), max(amounts))
+        can_pass = "pass" in legal
+        advised.append(
+            advise(bet, limits=limits, can_pass=can_pass, wealth=chips, pass_cost=pass_cost)
+        )
+    return DecisionOdds("bet", tuple(advised), values, forced="pass" not in legal)
 
 
 def action_values(

@@ -4,14 +4,14 @@ Each reads only its observation (and the rules, learnt once when seated), like t
 ``bots`` (``random``, ``ev``); ``STRATEGIES`` maps their names to the classes (each takes
 ``seed``), ready to join ``bots.BOTS``.
 
-- ``kelly``: on a bet of positive expected value (the exact odds of the cards still
-  unseen, as ``odds`` counts them), stakes the Kelly fraction of its chips: the largest
-  whole stake ``s`` at which the expected logarithm of its chips still grows, that is
-  ``sum(p * m / (1 + m * s / chips)) >= 0`` over the bet's outcomes (multiple ``m`` of the
-  stake, probability ``p``), kept within the table's limits; a Kelly stake below the
-  smallest stake allowed is a pass.  The test is exact (fractions), so the stake is too.
-  Decisions that are not a stake on posts (an ace call, a split, Red Dog's raise) are the
-  ``ev`` bot's.
+- ``kelly``: on every stake (a bet, a called pair, three posts' second bet, Red Dog's
+  raise) plays the coach's Kelly stake: ``odds.decision_odds`` gives each stake its
+  ``StakeAdvice``, whose ``kelly`` is ``kelly.kelly``: the legal whole stake of highest
+  expected logarithm of its chips over the bet's exact outcomes (the cards still unseen,
+  post penalties included), compared exactly, ties to the smaller; a pass where a pass
+  grows the log as much.  Of two calls (higher, lower) it takes the one of higher EV that
+  Kelly would stake on.  Decisions that are not a stake (an ace call, the dealer's
+  declaration) are the ``ev`` bot's.
 - ``cautious``: a plausible human who does not count cards: bets only on a spread of at
   least ``CAUTIOUS_SPREAD`` ranks between the posts (where the bet is favourable with a
   full deck), and then a small stake: a twentieth of its chips, at least the smallest
@@ -23,9 +23,8 @@ Each reads only its observation (and the rules, learnt once when seated), like t
   (``sim.inbetween_session``, the same compiled search the simulator runs); under other
   rules, and for decisions that are not a stake, it is ``ev``.
 
-Kelly's criterion: J. L. Kelly, "A New Interpretation of Information Rate" (1956); for
-In-Between's three outcomes (+1, -1, a post's -2) the fraction is the smaller root of a
-quadratic, which this module finds by the exact test above instead.
+Kelly's criterion: J. L. Kelly, "A New Interpretation of Information Rate" (1956); the
+computation is ``inbetween.kelly`` (one implementation for the strategy and the coach).
 """
 
 from __future__ import annotations
@@ -39,9 +38,10 @@ from aceydeucey.cards import Card
 from aceydeucey.core.errors import ArgumentError
 from aceydeucey.core.game import Game
 from aceydeucey.inbetween.bots import BOTS, ExpectedValueBot
-from aceydeucey.inbetween.odds import outcome_distribution, unseen_ranks
+from aceydeucey.inbetween.kelly import kelly_stake
+from aceydeucey.inbetween.odds import decision_odds, stake_action, unseen_ranks
 from aceydeucey.inbetween.rules import Rules
-from aceydeucey.inbetween.settle import ACE, Call, is_pair
+from aceydeucey.inbetween.settle import ACE, is_pair
 
 __all__ = [
     "ALL_BOTS",
@@ -58,40 +58,6 @@ __all__ = [
 CAUTIOUS_SPREAD = 8
 #: ``cautious`` stakes its chips divided by this (at least the smallest stake allowed).
 CAUTIOUS_SHARE = 20
-
-
-def kelly_stake(multiples: Mapping[int, int | Fraction], chips: int) -> int:
-    """The largest whole stake at which the expected log of ``chips`` still grows.
-
-    ``multiples`` maps each outcome's signed multiple of the stake (``+1``, ``-1``,
-    ``-2``...) to its probability or its weight (card counts); the stake stays below the
-    one whose worst outcome would take every chip.  0 when the bet is not favourable.
-
-    >>> kelly_stake({1: 28, -1: 10, -2: 6}, 100)  # 28 cards inside, 10 outside, 6 posts
-    9
-    >>> kelly_stake({1: 1, -1: 1}, 100)
-    0
-    """
-    if chips <= 0:
-        return 0
-    weights = {m: Fraction(w) for m, w in multiples.items() if w}
-    worst = min(weights, default=0)
-
-    def grows(s: int) -> bool:
-        x = Fraction(s, chips)
-        return sum((w * m / (1 + m * x) for m, w in weights.items()), Fraction(0)) >= 0
-
-    if not weights or sum(w * m for m, w in weights.items()) <= 0:
-        return 0
-    top = chips * 10**6 if worst >= 0 else (chips - 1) // -worst
-    lo, hi = 0, top  # grows(lo) holds; find the largest such stake by bisection
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if grows(mid):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
 
 
 def unseen_and_posts(observation: Mapping[str, Any]) -> tuple[Counter[int], list[int]]:
@@ -127,45 +93,26 @@ def _amount(text: str) -> int:
 
 
 class KellyBot(ExpectedValueBot):
-    """Stakes the Kelly fraction of its chips on a favourable bet (see the module)."""
+    """Stakes Kelly's whole stake on a favourable bet (see the module)."""
 
     name = "kelly"
 
     def act(self, observation: dict[str, Any]) -> str:
-        legal: list[str] = list(observation["legal_actions"])
-        stakes: dict[str, list[int]] = {}
-        for text in legal:
-            word = text.partition(" ")[0]
-            if word in ("bet", "higher", "lower"):
-                stakes.setdefault(word, []).append(_amount(text))
-        if not stakes or observation.get("step") != "decide":
-            return super().act(observation)
         if self.rules is None:
             raise ArgumentError("bot.not_seated", bot=self.name)
-        rules: Rules = self.rules
-        left, ranks = unseen_and_posts(observation)
-        gap = int(observation.get("gap") or 1)
-        posts = (ranks[gap - 1], ranks[gap])
-        seat = int(observation["seat"])
-        chips = int(observation["chips"][seat])
-        best: tuple[Fraction, str, int] | None = None
-        for word, amounts in stakes.items():
-            call: Call = "between" if word == "bet" else word  # type: ignore[assignment]
-            dist = outcome_distribution(rules, posts, call, left, second_gap=gap == 2)
-            multiples: dict[int, Fraction] = {}
-            for (_, m), p in dist.items():
-                multiples[m] = multiples.get(m, Fraction(0)) + p
-            ev = sum((m * p for m, p in multiples.items()), Fraction(0))
-            stake = min(kelly_stake(multiples, chips), max(amounts))
-            if stake < min(amounts):
-                if "pass" in legal:
-                    continue
-                stake = min(amounts)  # a forced bet (three posts' second gap): the least
-            if best is None or ev > best[0]:
-                best = (ev, word, stake)
-        if best is None:
-            return "pass"
-        return f"{best[1]} {best[2]}"
+        odds = decision_odds(self.rules, observation)
+        advised = [b for b in odds.bets if b.advice is not None]
+        if odds.decision not in ("bet", "raise") or not advised:
+            return super().act(observation)
+        best: tuple[Fraction, str] | None = None
+        for bet in advised:
+            assert bet.advice is not None
+            stake = bet.advice.kelly.stake
+            if stake == 0 and bet.advice.can_pass:
+                continue  # Kelly passes this one
+            if best is None or bet.ev_per_chip > best[0]:
+                best = (bet.ev_per_chip, stake_action(bet, stake))
+        return "pass" if best is None else best[1]
 
 
 class CautiousBot:

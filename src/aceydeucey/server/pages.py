@@ -264,11 +264,14 @@ async def inbetween_coach(request: Request) -> JSONResponse:
     """The exact odds of an In-Between decision, from the seat's own observation.
 
     Body: ``{"observation": ..., "rules": ...}`` (the observation a seat was sent and
-    the table's rules).  Answers the third card's chances against the posts and the
-    expected chips of every legal action, as exact fractions (``"7/25"``).
+    the table's rules).  Answers the third card's chances against the posts, the
+    expected chips of every legal action, as exact fractions (``"7/25"``), and each
+    stake's advice (``bets``, as ``DecisionOdds.to_dict`` writes them: the best stake by
+    expected chips and Kelly's fraction and stake for the seat's own chips).  Only what
+    the posted view shows is used, so a seat learns nothing it could not see.
     """
     from aceydeucey.cards import Card
-    from aceydeucey.inbetween.odds import action_values, post_odds
+    from aceydeucey.inbetween.odds import decision_odds, post_odds
     from aceydeucey.inbetween.rules import Rules
 
     lang = page_lang(request)
@@ -279,7 +282,9 @@ async def inbetween_coach(request: Request) -> JSONResponse:
             raise ValueError("no decision to coach")
         rules_data = body.get("rules") or obs.get("rules") or {}
         obs["rules"] = rules_data
-        values = {str(k): str(v) for k, v in action_values(obs).items()}
+        decision = decision_odds(Rules.from_dict(rules_data), obs)
+        values = {str(k): str(v) for k, v in decision.values.items()}
+        bets = [bet.to_dict() for bet in decision.bets if bet.advice is not None]
         odds: dict[str, str] | None = None
         posts = [Card.from_text(str(c)) for c in obs.get("posts") or []]
         if len(posts) == 2:
@@ -299,7 +304,7 @@ async def inbetween_coach(request: Request) -> JSONResponse:
             odds = {"inside": str(p.inside), "post": str(p.post), "outside": str(p.outside)}
     except (ValueError, KeyError, TypeError, AttributeError):
         return _error("error.coach_unavailable", lang, 400)
-    return JSONResponse({"values": values, "odds": odds})
+    return JSONResponse({"values": values, "odds": odds, "bets": bets})
 
 
 def _error(code: str, lang: str, status: int, **params: Any) -> JSONResponse:

@@ -60,7 +60,7 @@ from numba import njit, prange
 from aceydeucey.core.errors import ArgumentError, RulesError
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.strategies import CAUTIOUS_SHARE, CAUTIOUS_SPREAD
-from aceydeucey.sim.inbetween_rng import _below, _kelly, _seed
+from aceydeucey.sim.inbetween_rng import _below, _grows, _kelly, _seed
 from aceydeucey.sim.inbetween_session import _session_stake
 
 __all__ = [
@@ -300,7 +300,7 @@ def _play(  # pragma: no cover - compiled
                                 else:
                                     stake = min(_kelly(ins, out, post, k, have), high)
                                     if stake < low:
-                                        stake = 0
+                                        stake = low if _grows(ins, out, post, k, have, low) else 0
                     if stake == 0:
                         tally[g, seat, 0] += 1
                         continue

@@ -66,4 +66,21 @@ def _kelly(ins: int, out: int, post: int, k: int, c: int) -> int:  # pragma: no 
             lo = s
         else:
             hi = s - 1
+    if lo < top:  # the next stake up may grow the expected log more (it is concave)
+        gain = ins * np.log((c + lo + 1) / (c + lo)) + out * np.log((c - lo - 1) / (c - lo))
+        if post > 0:
+            gain += post * np.log((c - k * lo - k) / (c - k * lo))
+        if gain > 0:
+            lo += 1
     return lo
+
+
+@njit(inline="always")
+def _grows(ins: int, out: int, post: int, k: int, c: int, s: int) -> bool:  # pragma: no cover
+    """Whether staking ``s`` grows the expected log of ``c`` chips more than a pass."""
+    if c - k * s <= 0 and post > 0 or c - s <= 0 and out > 0:
+        return False
+    g = ins * np.log((c + s) / c) + out * np.log((c - s) / c)
+    if post > 0:
+        g += post * np.log((c - k * s) / c)
+    return g > 0

@@ -154,6 +154,11 @@ function coachBox(view) {
     if (!data) return;
     const rows = [];
     if (data.odds) rows.push(h("p", {}, t("ib.coach_odds", { inside: `${data.odds.inside} (${pct(data.odds.inside)})`, post: `${data.odds.post} (${pct(data.odds.post)})`, outside: `${data.odds.outside} (${pct(data.odds.outside)})` })));
+    for (const bet of data.bets || []) {
+      const a = bet.advice;
+      const kelly = a.kelly_fraction === null ? "—" : (a.kelly_fraction_exact ? `${a.kelly_fraction_exact} (${pct(a.kelly_fraction_exact)})` : `≈ ${pct(a.kelly_fraction)}`);
+      rows.push(h("p.coach-advice", {}, t("ib.coach_advice", { best: actionLabel(a.best_action), best_value: a.best_value, kelly, kelly_action: actionLabel(a.kelly_action), kelly_value: a.kelly_value, balance: a.balance })));
+    }
     const values = Object.entries(data.values || {});
     if (values.length) {
       const best = values.reduce((a, b) => (frac(b[1]) > frac(a[1]) ? b : a));
