@@ -94,6 +94,7 @@ def test_lobby_lists_public_tables_not_private_ones(client: TestClient) -> None:
         ({"game": "backgammon", "seats": ["human"]}, "server.seats_count"),
         ({"game": "backgammon", "seats": ["human", "robot"]}, "server.seat_kind"),
         ({"game": "backgammon", "seats": ["human", "bot:nobody"]}, "bot.unknown"),
+        ({"game": "backgammon", "seats": ["human", "bot:pubeval"]}, "bg.bot.classic_only"),
         ({"options": {}}, "server.field_missing"),
         ({"game": "backgammon", "turn_seconds": 1}, "server.field_range"),
         ({"game": "backgammon", "on_timeout": "sleep"}, "server.field_choice"),

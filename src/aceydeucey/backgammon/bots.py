@@ -5,6 +5,9 @@
   leads to with :func:`evaluate` and plays the best.  After a 1-2, when it must
   name a double, it tries all six: each double is worth the value of its best
   play, and it names the best of those.
+- ``PubevalBot`` plays the legal play Tesauro's pubeval (:mod:`.pubeval`) scores
+  best; classic backgammon only (it refuses other starts and the 1-2 bonus with
+  ``bg.bot.classic_only``, when seated or, unseated, at its first observation).
 
 Backgammon hides nothing, so the bot rebuilds the position from the
 observation and asks the engine for the legal plays and their results; it
@@ -26,15 +29,18 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from aceydeucey.backgammon import pubeval
 from aceydeucey.backgammon.board import Position
 from aceydeucey.backgammon.moves import apply_move, legal_plays
 from aceydeucey.backgammon.notation import parse_moves
 from aceydeucey.backgammon.rules import BackgammonRules
 from aceydeucey.core.agents import RandomAgent
+from aceydeucey.core.errors import ArgumentError
 
 __all__ = [
     "BOTS",
     "GreedyBot",
+    "PubevalBot",
     "RandomBot",
     "evaluate",
     "pip_counts",
@@ -203,6 +209,40 @@ class GreedyBot:
         return best
 
 
+class PubevalBot:
+    """Plays the legal play pubeval scores best (weights by race or contact before it).
+
+    Deterministic (ties go to the first play listed); ``seed`` is accepted for
+    symmetry with ``RandomBot``.  Classic backgammon only: see :func:`.pubeval.check_rules`.
+    """
+
+    name = "pubeval"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rules: BackgammonRules | None = None
+
+    def seated(self, game: Any, seat: int) -> None:
+        """Learn the game's resolved rules, refusing rules pubeval was not made for."""
+        rules = getattr(game, "rules", None)
+        if isinstance(rules, BackgammonRules):
+            pubeval.check_rules(rules, self.name)
+            self.rules = rules
+
+    def act(self, observation: dict[str, Any]) -> str:
+        legal: list[str] = observation["legal_actions"]
+        if not legal:
+            raise ArgumentError("agent.no_legal_actions")
+        if self.rules is None:
+            self.rules = rules_of(observation)
+            pubeval.check_rules(self.rules, self.name)
+        if len(legal) == 1:
+            return legal[0]
+        position = position_of(observation)
+        race = pubeval.is_race(position)
+        return max(legal, key=lambda text: pubeval.score(play_result(position, text), race))
+
+
 def position_of(observation: dict[str, Any]) -> Position:
     """The position an observation shows, from its seat's side."""
     return Position(
@@ -235,7 +275,11 @@ RandomBot = RandomAgent
 
 
 #: The bots by the name the command line uses.
-BOTS: dict[str, type[GreedyBot] | type[RandomBot]] = {"greedy": GreedyBot, "random": RandomBot}
+BOTS: dict[str, type[GreedyBot] | type[RandomBot] | type[PubevalBot]] = {
+    "greedy": GreedyBot,
+    "random": RandomBot,
+    "pubeval": PubevalBot,
+}
 
 # -- helpers ---------------------------------------------------------------------------------
 

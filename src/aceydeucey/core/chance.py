@@ -18,7 +18,7 @@ from typing import Protocol
 from aceydeucey.core.errors import ArgumentError
 from aceydeucey.core.game import Action, State
 
-__all__ = ["ChanceSource", "Seeded", "Stacked", "SystemChance", "sample_outcome"]
+__all__ = ["ChanceSource", "Duplicate", "Seeded", "Stacked", "SystemChance", "sample_outcome"]
 
 
 class ChanceSource(Protocol):
@@ -52,6 +52,33 @@ class Seeded:
     def choose(self, state: State) -> Action:
         dist = state.chance_distribution()
         return dist.pick(self._rng.randrange(dist.total))
+
+
+class Duplicate:
+    """A reproducible source with one stream of draws per thrower and kind of chance node.
+
+    The stream of a node is chosen by ``(state.chance_actor(), state.phase_name())``:
+    in backgammon, the opening roll-off (nobody's throw) has one stream, each seat's
+    rolls another, each seat's rolled doubles after a 1-2 a third.  So two games
+    played from the same seed get the same opening, and each seat's k-th roll is the
+    same in both, whatever the players did in between: after a 1-2 the extra roll
+    is the next of the same seat's stream, and a game in which one side rolled more
+    often does not shift the other's dice.  This is what duplicate matches need
+    (both bots play the same dice from both seats; see
+    :mod:`aceydeucey.sim.tournament`).  Each draw is exact, as in :class:`Seeded`.
+    """
+
+    def __init__(self, seed: int | str) -> None:
+        self.seed = seed
+        self._streams: dict[tuple[int | None, str], random.Random] = {}
+
+    def choose(self, state: State) -> Action:
+        key = (state.chance_actor(), state.phase_name())
+        stream = self._streams.get(key)
+        if stream is None:
+            stream = self._streams[key] = random.Random(f"{self.seed}/{key[0]}/{key[1]}")
+        dist = state.chance_distribution()
+        return dist.pick(stream.randrange(dist.total))
 
 
 class SystemChance:

@@ -260,12 +260,14 @@ class TableService:
             raise ServerError(400, "server.seats_count", seats=n, given=len(kinds))
         names = bot_names(game.game_id)
         out: list[dict[str, Any]] = []
-        for kind in kinds:
+        for seat, kind in enumerate(kinds):
             if kind == "human":
                 out.append({"kind": "human", "bot": None})
             elif kind == "bot" or kind.startswith("bot:"):
                 name = kind.partition(":")[2] or names[0]
-                make_bot(game.game_id, name)  # an unknown strategy is refused here, by name
+                # an unknown strategy is refused here, by name, and so is a bot that does
+                # not play these rules (pubeval outside classic backgammon)
+                seat_agent(make_bot(game.game_id, name), game, seat)
                 out.append({"kind": "bot", "bot": name})
             else:
                 raise ServerError(400, "server.seat_kind", kind=kind)

@@ -1,0 +1,188 @@
+"""``aceydeucey tournament GAME``: a round robin of bots, with confidence intervals.
+
+Every listed bot plays every other one ``--games`` games, in pairs with the
+seats swapped and, by default, duplicate chance (both games of a pair see the
+same dice from each seat; see :mod:`aceydeucey.sim.tournament`).  The table shows
+each match from the side of the bot listed first: points per game, its standard
+error and 95 % interval, and the games won and lost; then each bot's totals.
+``--json`` prints ``{"games": N, "results": [{"bot", "opponent", "points_per_game",
+"stderr", "wins", ...}, ...], ...}`` instead.  Works for any game of two seats
+(a game with a ``players`` option is set to two).
+
+Texts come from the ``tournament`` catalog (English and Portuguese); errors are
+the engine's coded errors, rendered in the user's language.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table as RichTable
+
+from aceydeucey.cli.common import (
+    LangOption,
+    OptionsOption,
+    RayOption,
+    WorkersOption,
+    console,
+    fail_error,
+    parse_options,
+    resolve_lang,
+)
+from aceydeucey.cli.simulate import _count, _number, _progress
+from aceydeucey.core.errors import AceyDeuceyError
+from aceydeucey.locale import t
+
+__all__ = ["tournament_command"]
+
+
+def tournament_command(
+    game_id: Annotated[
+        str, typer.Argument(metavar="GAME", help="The game: backgammon, inbetween, ...")
+    ],
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots", help="Two bots or more, comma-separated (backgammon: greedy,pubeval,random)."
+        ),
+    ],
+    variant: Annotated[
+        str | None,
+        typer.Option(
+            "--variant",
+            "--preset",
+            help="The game's variant or preset (backgammon: acey-deucey, classic, ...).",
+            show_default=False,
+        ),
+    ] = None,
+    games: Annotated[
+        int, typer.Option("--games", help="Games of each match (even: played in pairs).")
+    ] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the run (reproducible).")] = 0,
+    duplicate: Annotated[
+        bool,
+        typer.Option(
+            "--duplicate/--no-duplicate",
+            help="Both games of a pair see the same dice from each seat.",
+        ),
+    ] = True,
+    option: OptionsOption = None,
+    workers: WorkersOption = 1,
+    ray: RayOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    lang: LangOption = None,
+) -> None:
+    """Round robin of bots: points per game with 95 % intervals, games won."""
+    from aceydeucey.core.registry import game_class, load_game
+    from aceydeucey.sim.tournament import entrant, round_robin, standings
+
+    language = resolve_lang(lang)
+
+    def say(key: str, **values: Any) -> str:
+        return t("tournament", key, language, **values)
+
+    names = [name.strip() for name in bots.split(",") if name.strip()]
+    try:
+        rules_class = game_class(game_id).rules_class
+        options = parse_options(rules_class, option, language)
+        if variant is not None:
+            options[rules_class.PRESET_KEY] = variant
+        if "players" in rules_class.option_names():
+            options.setdefault("players", 2)
+        game = load_game(game_id, **options)
+        entrants = [entrant(game_id, name) for name in names]
+        began = time.perf_counter()
+        matches = len(names) * (len(names) - 1) // 2
+        with _progress(say("progress"), as_json) as bar:
+            task = bar.add_task("", total=matches * games)
+            results = round_robin(
+                game,
+                entrants,
+                games,
+                seed=seed,
+                duplicate=duplicate,
+                workers=workers,
+                ray=ray,
+                on_games=lambda n: bar.advance(task, n),
+            )
+        seconds = time.perf_counter() - began
+    except AceyDeuceyError as exc:
+        fail_error(exc, language)
+    table_rows = standings(results)
+    preset = getattr(game.rules, rules_class.PRESET_KEY, None)
+    if as_json:
+        data = {
+            "game": game_id,
+            rules_class.PRESET_KEY: preset,
+            "bots": names,
+            "games": games,
+            "seed": seed,
+            "duplicate": duplicate,
+            "seconds": seconds,
+            "results": [r.to_dict() for r in results],
+            "standings": [s.to_dict() for s in table_rows],
+        }
+        print(json.dumps(data))
+        return
+    console.print(
+        say(
+            "title",
+            game=game_id,
+            preset=preset,
+            bots=len(names),
+            games=_count(games, language),
+            seed=seed,
+        ),
+        style="bold",
+        markup=False,
+    )
+    console.print(say("duplicate" if duplicate else "independent"), markup=False)
+    matches_table = RichTable()
+    for key in ("col.bot", "col.opponent", "col.games", "col.ppg", "col.ci", "col.won"):
+        matches_table.add_column(say(key), justify="left" if key in _LEFT else "right")
+    for r in results:
+        matches_table.add_row(
+            r.bot,
+            r.opponent,
+            _count(r.games, language),
+            _signed(r.points_per_game, language) + _stderr(r.stderr, language),
+            _interval(r.ci95, language),
+            f"{r.wins}–{r.losses}" + (f" ({say('draws', count=r.draws)})" if r.draws else ""),
+        )
+    console.print(matches_table)
+    standing_table = RichTable(title=say("standings"))
+    for key in ("col.bot", "col.games", "col.ppg", "col.won"):
+        standing_table.add_column(say(key), justify="left" if key in _LEFT else "right")
+    for s in table_rows:
+        standing_table.add_row(
+            s.bot,
+            _count(s.games, language),
+            _signed(s.points_per_game, language),
+            f"{s.wins}–{s.losses}",
+        )
+    console.print(standing_table)
+    console.print(say("note"), markup=False)
+    console.print(say("seconds", seconds=_number(seconds, language, 1)), markup=False)
+
+
+_LEFT = ("col.bot", "col.opponent")
+
+
+def _signed(value: float, lang: str) -> str:
+    text = f"{value:+.3f}"
+    return text.replace(".", ",") if lang == "pt" else text
+
+
+def _stderr(value: float, lang: str) -> str:
+    return "" if math.isnan(value) else f" ± {_number(value, lang, 3)}"
+
+
+def _interval(bounds: tuple[float, float], lang: str) -> str:
+    low, high = bounds
+    if math.isnan(low):
+        return "-"
+    return f"{_signed(low, lang)} … {_signed(high, lang)}"

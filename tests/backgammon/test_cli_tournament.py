@@ -1,0 +1,98 @@
+"""``aceydeucey tournament``: the round robin's table, its JSON, and its errors in en and pt."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from aceydeucey.cli.app import app
+from aceydeucey.core.registry import load_game
+from aceydeucey.sim.tournament import entrant, round_robin
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["tournament", *args])
+    return result.exit_code, result.output
+
+
+def test_json_lists_every_match_with_its_figures() -> None:
+    code, out = run(
+        "backgammon", "--variant", "classic", "--bots", "pubeval,greedy,random",
+        "--games", "4", "--seed", "3", "--json",
+    )  # fmt: skip
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["games"] == 4 and data["variant"] == "classic" and data["duplicate"] is True
+    pairs = [(r["bot"], r["opponent"]) for r in data["results"]]
+    assert pairs == [("pubeval", "greedy"), ("pubeval", "random"), ("greedy", "random")]
+    for result in data["results"]:
+        assert set(result) >= {"bot", "opponent", "points_per_game", "stderr", "wins"}
+        assert result["wins"] + result["losses"] + result["draws"] == 4
+    # The same figures as the runner's, from the same seed.
+    game = load_game("backgammon", variant="classic")
+    names = [entrant("backgammon", n) for n in ("pubeval", "greedy", "random")]
+    expected = round_robin(game, names, 4, seed=3)
+    assert data["results"] == [json.loads(json.dumps(r.to_dict())) for r in expected]
+
+
+def test_the_table_in_english_and_portuguese() -> None:
+    args = ("backgammon", "--variant", "classic", "--bots", "greedy,random", "--games", "4")
+    code, en = run(*args, "--lang", "en")
+    assert code == 0, en
+    assert "Round robin: backgammon (classic)" in en and "Points/game" in en
+    assert "95% interval" in en and "Standings" in en and "greedy" in en
+    code, pt = run(*args, "--lang", "pt")
+    assert code == 0, pt
+    assert "Todos contra todos" in pt and "Pontos/jogo" in pt and "Classificação" in pt
+
+
+def test_independent_dice_are_said_and_change_the_games() -> None:
+    args = ("backgammon", "--variant", "classic", "--bots", "pubeval,random", "--games", "4")
+    _, same = run(*args, "--json")
+    code, other = run(*args, "--no-duplicate", "--json")
+    assert code == 0
+    assert json.loads(other)["duplicate"] is False
+    assert json.loads(other)["results"] != json.loads(same)["results"]
+    _, text = run(*args, "--no-duplicate", "--lang", "en")
+    assert "Independent dice" in text
+
+
+def test_workers_give_the_same_json() -> None:
+    args = ("backgammon", "--variant", "classic", "--bots", "greedy,random", "--games", "4")
+    _, alone = run(*args, "--json")
+    code, spread = run(*args, "--json", "--workers", "2")
+    assert code == 0
+    assert json.loads(spread)["results"] == json.loads(alone)["results"]
+
+
+def test_an_unknown_bot_is_a_clear_error_in_both_languages() -> None:
+    code, en = run("backgammon", "--bots", "greedy,nett", "--lang", "en")
+    assert code == 2 and "no bot 'nett' for backgammon" in en and "Traceback" not in en
+    code, pt = run("backgammon", "--bots", "greedy,nett", "--lang", "pt")
+    assert code == 2 and "não há bot 'nett'" in pt
+
+
+def test_a_bot_that_does_not_play_the_variant_is_refused() -> None:
+    code, en = run("backgammon", "--bots", "pubeval,greedy", "--games", "2", "--lang", "en")
+    assert code == 2 and "classic backgammon only" in en and "variant acey-deucey" in en
+    code, pt = run("backgammon", "--bots", "pubeval,greedy", "--games", "2", "--lang", "pt")
+    assert code == 2 and "só joga gamão clássico" in pt
+
+
+def test_bad_counts_are_refused() -> None:
+    code, out = run("backgammon", "--bots", "greedy,random", "--games", "3", "--lang", "en")
+    assert code == 2 and "even number" in out
+    code, out = run("backgammon", "--bots", "greedy", "--lang", "pt")
+    assert code == 2 and "dois bots ou mais" in out
+    code, out = run("chess", "--bots", "a,b", "--lang", "en")
+    assert code == 2 and "chess" in out
+
+
+def test_in_between_plays_a_tournament_of_two_seats() -> None:
+    code, out = run("inbetween", "--bots", "ev,random", "--games", "4", "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["preset"] == "guide" and data["results"][0]["games"] == 4
