@@ -50,12 +50,14 @@ def test_inbetween_json_has_sessions_hands_seconds_and_rates_summing_to_one() ->
 )
 def test_inbetween_table_in_both_languages(lang: str, words: list[str]) -> None:
     result = runner.invoke(
-        app, _ib("--strategies", "cautious,ev", "--sessions", "2000", "--lang", lang)
+        app, _ib("--strategies", "cautious,ev,random,kelly", "--sessions", "2000", "--lang", lang)
     )
     assert result.exit_code == 0, result.output
     for word in words:
         assert word in result.stdout
     assert "cautious" in result.stdout
+    assert "…" not in result.stdout  # no figure or header cut at 80 columns
+    assert all(len(line) <= 80 for line in result.stdout.splitlines())
 
 
 def test_inbetween_plot_writes_a_png(tmp_path: Path) -> None:
@@ -129,6 +131,7 @@ def test_aces_table_in_both_languages(lang: str, words: list[str]) -> None:
     assert result.exit_code == 0, result.output
     for word in words:
         assert word in result.stdout
+    assert "…" not in result.stdout
 
 
 @pytest.mark.parametrize("lang", ["en", "pt"])
@@ -138,3 +141,76 @@ def test_aces_bad_input(lang: str) -> None:
     none = runner.invoke(app, ["simulate", "aces-in-the-pot", "--games", "0", "--lang", lang])
     assert none.exit_code == 2
     assert ("pelo menos 1" if lang == "pt" else "at least 1") in none.output
+
+
+def test_inbetween_results_do_not_depend_on_the_workers() -> None:
+    from aceydeucey.sim.inbetween_runs import JOB_SESSIONS
+
+    args = _ib("--strategies", "ev,random,cautious", "--sessions", str(2 * JOB_SESSIONS))
+    one = runner.invoke(app, [*args, "--seed", "4", "--json"])
+    two = runner.invoke(app, [*args, "--seed", "4", "--workers", "2", "--json"])
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    a, b = json.loads(one.stdout), json.loads(two.stdout)
+    assert b["workers"] == 2
+    for key in ("sessions", "hands", "results", "endings"):
+        assert a[key] == b[key], key
+
+
+def test_inbetween_rules_past_the_chip_limit_are_a_coded_error() -> None:
+    """The rule set that once looped in the kernel (tests/sim/test_inbetween_guards.py)."""
+    options = [
+        "stake_cap=none",
+        "rounds=30",
+        "post_multiplier=4",
+        "starting_chips=300",
+        "ante=4",
+        "ante_each_round=false",
+    ]
+    args = _ib("--strategies", "random,ev,kelly", "--seed", "304", "--sessions", "20000")
+    for o in options:
+        args += ["-o", o]
+    for lang, text in (("en", "64-bit integers"), ("pt", "inteiros de 64 bits")):
+        result = runner.invoke(app, [*args, "--lang", lang])
+        assert result.exit_code == 2, result.output
+        shown = " ".join(result.output.split())  # the console wraps long lines
+        assert text in shown and "stake_cap=none" in shown
+        assert "Traceback" not in shown
+
+
+def test_aces_results_do_not_depend_on_the_workers() -> None:
+    from aceydeucey.sim.aces import JOB_GAMES
+
+    args = ["simulate", "aces-in-the-pot", "--players", "4", "--games", str(2 * JOB_GAMES)]
+    one = runner.invoke(app, [*args, "--json"])
+    two = runner.invoke(app, [*args, "--workers", "2", "--json"])
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert json.loads(one.stdout)["seats"] == json.loads(two.stdout)["seats"]
+
+
+def test_aces_three_players_beside_exact_fractions() -> None:
+    from fractions import Fraction
+
+    result = runner.invoke(
+        app, ["simulate", "aces-in-the-pot", "--players", "3", "--games", "30000", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["exact_solution"] is True
+    exact = [Fraction(s["exact_fraction"]) for s in data["seats"]]
+    assert sum(exact) == 1
+    for s, p in zip(data["seats"], exact, strict=True):
+        assert s["exact"] == pytest.approx(float(p))
+        low, high = s["ci95"]
+        assert low < s["simulated"] < high
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_aces_table_too_large_to_solve_shows_the_simulation_alone(lang: str) -> None:
+    args = ["simulate", "aces-in-the-pot", "--players", "12", "--games", "3000"]
+    data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    assert data["solved"] is False and data["agree"] is None
+    assert all(s["exact"] is None for s in data["seats"])
+    assert sum(s["wins"] for s in data["seats"]) == 3000
+    shown = runner.invoke(app, [*args, "--lang", lang])
+    assert shown.exit_code == 0, shown.output
+    assert ("No exact column" if lang == "en" else "Sem a coluna exata") in shown.stdout

@@ -21,7 +21,8 @@ from aceydeucey.inbetween.strategies import (
     SessionBot,
     kelly_stake,
 )
-from aceydeucey.sim.inbetween import STRATEGY_NAMES, check_supported, play_sessions, summarize
+from aceydeucey.sim.inbetween import STRATEGY_NAMES, check_supported, play_sessions
+from aceydeucey.sim.inbetween_runs import summarize
 
 
 def test_strategies_dict_names_the_new_bots() -> None:

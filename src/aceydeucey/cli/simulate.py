@@ -1,11 +1,15 @@
 """``aceydeucey simulate``: many games at once, the figures with their confidence intervals.
 
 - ``simulate inbetween``: whole In-Between sessions on the vectorised simulator
-  (``aceydeucey.sim.inbetween``), one strategy per seat, seats rotating every session:
-  win rates with 95 % intervals, mean final balances, a chart of the balances.
-- ``simulate aces-in-the-pot``: the batch simulator of Aces in the Pot
-  (``aces_in_the_pot.simulate``) beside the exact solution (``aces_in_the_pot.analysis``),
-  seat by seat: a cross-check anyone can run.
+  (``aceydeucey.sim.inbetween``, run by ``sim.inbetween_runs``), one strategy per seat,
+  seats rotating every session: win rates with 95 % intervals, mean final balances, a
+  chart of the balances.
+- ``simulate aces-in-the-pot``: the batch simulator of Aces in the Pot (run by
+  ``sim.aces``) beside the exact solution (``aces_in_the_pot.analysis``), seat by seat:
+  a cross-check anyone can run.
+
+Both take ``--workers N`` (local processes) and ``--ray ADDRESS`` (``sim.parallel``); the
+figures are the same for any number of workers, only the time changes.
 
 Texts come from the ``simulate`` catalog (English and Portuguese).
 """
@@ -26,6 +30,8 @@ from rich.table import Table as RichTable
 from aceydeucey.cli.common import (
     LangOption,
     OptionsOption,
+    RayOption,
+    WorkersOption,
     console,
     err_console,
     fail,
@@ -42,11 +48,6 @@ simulate_app = typer.Typer(
     help="Simulate many games at once and show the figures with confidence intervals.",
     no_args_is_help=True,
 )
-
-#: Sessions (or games) per step of the progress bar.
-CHUNK = 200_000
-#: Sessions per step when a seat searches (``session``: about a millisecond a session).
-SEARCH_CHUNK = 2_000
 
 
 def _number(value: float, lang: str, digits: int = 4) -> str:
@@ -90,12 +91,15 @@ def inbetween_command(
         Path | None, typer.Option("--plot", help="Save a PNG of the balance distributions.")
     ] = None,
     option: OptionsOption = None,
+    workers: WorkersOption = 1,
+    ray: RayOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     lang: LangOption = None,
 ) -> None:
     """Play many In-Between sessions: win rates (95 % intervals) and final balances."""
     from aceydeucey.inbetween.rules import Rules
-    from aceydeucey.sim.inbetween import ENDINGS, Accumulator, check_supported, play_sessions
+    from aceydeucey.sim.inbetween import ENDINGS
+    from aceydeucey.sim.inbetween_runs import simulate
 
     language = resolve_lang(lang)
 
@@ -107,30 +111,30 @@ def inbetween_command(
     names = [s.strip() for s in strategies.split(",") if s.strip()]
     options = parse_options(Rules, option, language)
     options.setdefault("players", max(len(names), 1))
-    try:
-        rules = Rules.resolve(preset=preset, **options)
-        check_supported(rules)
-        play_sessions(rules, names, 1, seed=seed)  # validates the names and compiles
-    except AceyDeuceyError as exc:
-        fail_error(exc, language)
     if plot is not None:
         _check_writable(plot, language)
-    acc = Accumulator(names, keep_balances=plot is not None)
-    began = time.perf_counter()
-    with _progress(say("progress"), as_json) as bar:
-        task = bar.add_task("", total=sessions)
-        done = 0
-        step = SEARCH_CHUNK if "session" in names else CHUNK
-        while done < sessions:
-            size = min(step, sessions - done)
-            acc.add(play_sessions(rules, names, size, seed=seed, first=done))
-            done += size
-            bar.update(task, completed=done)
-    seconds = time.perf_counter() - began
+    try:
+        rules = Rules.resolve(preset=preset, **options)
+        began = time.perf_counter()
+        with _progress(say("progress"), as_json) as bar:
+            task = bar.add_task("", total=sessions)
+            acc = simulate(
+                rules,
+                names,
+                sessions,
+                seed=seed,
+                keep_balances=plot is not None,
+                workers=workers,
+                ray=ray,
+                on_sessions=lambda k: bar.advance(task, k),
+            )
+        seconds = time.perf_counter() - began
+    except AceyDeuceyError as exc:
+        fail_error(exc, language)
     stats = acc.stats()
-    endings = {code: int(k) for code, k in zip(ENDINGS, acc.ended, strict=True)}
+    endings = acc.endings()
     if plot is not None:
-        _plot_balances(acc, rules.starting_chips, preset, sessions, plot, language)
+        _plot_balances(acc, stats, rules.starting_chips, preset, sessions, plot, language)
     if as_json:
         data: dict[str, Any] = {
             "game": "inbetween",
@@ -142,6 +146,8 @@ def inbetween_command(
             "hands": acc.hands,
             "seconds": seconds,
             "kernel_seconds": acc.seconds,
+            "workers": workers,
+            "ray": ray,
             "results": [s.to_dict() for s in stats],
             "endings": endings,
         }
@@ -159,21 +165,28 @@ def inbetween_command(
     )
     console.print(title, style="bold", markup=False)
     console.print(say("ib.rotation"), markup=False)
-    table = RichTable()
-    for key in ("ib.strategy", "ib.win", "ib.ci", "ib.balance", "ib.hands", "ib.bets"):
-        table.add_column(say(key), justify="left" if key == "ib.strategy" else "right")
+    rows = []
     for s in stats:
         low, high = s.win_rate - s.win_ci, s.win_rate + s.win_ci
         bets = sum(s.outcomes[1:])
-        won = _number(s.outcomes[1] / bets, language, 3) if bets else "-"
-        table.add_row(
-            s.strategy,
-            _number(s.win_rate, language),
-            f"{_number(low, language)}–{_number(high, language)}",
-            f"{_number(s.mean_balance, language, 2)}±{_number(s.balance_stderr, language, 3)}",
-            _count(s.hands, language),
-            won,
+        rows.append(
+            (
+                s.strategy,
+                _number(s.win_rate, language),
+                f"{_number(low, language)}–{_number(high, language)}",
+                f"{_number(s.mean_balance, language, 2)}±{_number(s.balance_stderr, language, 3)}",
+                _count(s.hands, language),
+                _number(s.outcomes[1] / bets, language, 3) if bets else "-",
+            )
         )
+    table = RichTable()
+    keys = ("ib.strategy", "ib.win", "ib.ci", "ib.balance", "ib.hands", "ib.bets")
+    for c, key in enumerate(keys):
+        # the cells keep their width (no figure is cut); the headers wrap instead
+        widest = max(len(row[c]) for row in rows)
+        table.add_column(say(key), justify="right" if c else "left", min_width=widest)
+    for row in rows:
+        table.add_row(*row)
     console.print(table)
     console.print(say("ib.win_note"), markup=False)
     console.print(
@@ -214,7 +227,15 @@ def _check_writable(path: Path, lang: str) -> None:
         path.unlink()
 
 
-def _plot_balances(acc: Any, start: int, preset: str, sessions: int, path: Path, lang: str) -> None:
+def _plot_balances(
+    acc: Any, stats: list[Any], start: int, preset: str, sessions: int, path: Path, lang: str
+) -> None:
+    """Each strategy's final balances as a step histogram (log scale), its mean dashed.
+
+    A balance is a multiple of ``1 / players`` (chips plus a share of the pot): the bins
+    are a whole number of chips wide and their edges fall between those values, so every
+    bin holds as many possible balances (no comb of empty and full bins).
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -224,17 +245,42 @@ def _plot_balances(acc: Any, start: int, preset: str, sessions: int, path: Path,
     parts = [acc.balance_counts(i) for i in range(len(acc.strategies))]
     low = min(float(v.min()) for v, _ in parts if v.size)
     high = max(float(v.max()) for v, _ in parts if v.size)
-    bins = np.linspace(math.floor(low), math.ceil(high) + 1, 80).tolist()
-    for name, (values, counts) in zip(acc.strategies, parts, strict=True):
+    width = max(1, math.ceil((high - low) / 90))
+    half = 0.5 / max(acc.players, 1)
+    edges = np.arange(math.floor(low) - half, high + width, width).tolist()
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    by_name = {st.strategy: st for st in stats}
+    for i, (name, (values, counts)) in enumerate(zip(acc.strategies, parts, strict=True)):
+        colour = colours[i % len(colours)]
+        st = by_name[name]
+        label = t(
+            "simulate",
+            "ib.plot_label",
+            lang,
+            strategy=name,
+            win=_number(100 * st.win_rate, lang, 1),
+            mean=_number(st.mean_balance, lang, 1),
+        )
         weights = counts / max(int(counts.sum()), 1)
-        ax.hist(values, bins=bins, weights=weights, histtype="step", linewidth=1.6, label=name)
+        ax.hist(
+            values,
+            bins=edges,
+            weights=weights,
+            histtype="step",
+            linewidth=1.5,
+            color=colour,
+            label=label,
+        )
+        ax.axvline(st.mean_balance, color=colour, linestyle="--", linewidth=1, alpha=0.8)
     ax.axvline(start, color="grey", linestyle=":", label=t("simulate", "ib.plot_start", lang))
     ax.set_yscale("log")
-    shown = f"{sessions:,}".replace(",", "\u00a0") if lang == "pt" else f"{sessions:,}"
-    ax.set_title(t("simulate", "ib.plot_title", lang, preset=preset, sessions=shown))
+    ax.set_title(
+        t("simulate", "ib.plot_title", lang, preset=preset, sessions=_count(sessions, lang))
+    )
     ax.set_xlabel(t("simulate", "ib.plot_x", lang))
-    ax.set_ylabel(t("simulate", "ib.plot_y", lang))
-    ax.legend()
+    ax.set_ylabel(t("simulate", "ib.plot_y", lang, width=width))
+    ax.grid(True, which="major", axis="both", alpha=0.25)
+    ax.legend(loc="upper right", fontsize="small")
     fig.tight_layout()
     fig.savefig(path, format="png")
     plt.close(fig)
@@ -246,13 +292,16 @@ def aces_command(
     players: Annotated[int, typer.Option("--players", help="Players at the table.")] = 4,
     games: Annotated[int, typer.Option("--games", help="Games to simulate.")] = 100_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the run (reproducible).")] = 0,
+    workers: WorkersOption = 1,
+    ray: RayOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
     lang: LangOption = None,
 ) -> None:
     """Simulated win rates per seat beside the exact solution, with 95 % intervals."""
-    from aceydeucey.aces_in_the_pot.analysis import solve
+    from aceydeucey.aces_in_the_pot.analysis import Solution, solve
     from aceydeucey.aces_in_the_pot.rules import AcesRules
-    from aceydeucey.aces_in_the_pot.simulate import simulate
+    from aceydeucey.core.errors import RulesError
+    from aceydeucey.sim.aces import simulate_wins
 
     language = resolve_lang(lang)
 
@@ -263,44 +312,49 @@ def aces_command(
         fail(say("error.games", value=games), lang=language)
     try:
         rules = AcesRules.resolve(players=players)
-        solution = solve(rules, exact=False)
+        solution: Solution | None = None
+        unsolved: RulesError | None = None
+        try:
+            solution = solve(rules)
+        except RulesError as exc:
+            if exc.code != "aces.too_many_states":
+                raise
+            unsolved = exc  # too large to solve: the simulation alone, and why
+        began = time.perf_counter()
+        with _progress(say("progress"), as_json) as bar:
+            task = bar.add_task("", total=games)
+            wins = simulate_wins(
+                rules,
+                games,
+                seed=seed,
+                workers=workers,
+                ray=ray,
+                on_games=lambda k: bar.advance(task, k),
+            )
+        seconds = time.perf_counter() - began
     except AceyDeuceyError as exc:
         fail_error(exc, language)
-    wins = np.zeros(rules.players, dtype=np.int64)
-    began = time.perf_counter()
-    with _progress(say("progress"), as_json) as bar:
-        task = bar.add_task("", total=games)
-        done = 0
-        chunk = 0
-        while done < games:
-            size = min(CHUNK, games - done)
-            child = int(np.random.SeedSequence([seed, chunk]).generate_state(1)[0])
-            result = simulate(rules, size, seed=child)
-            wins += np.array(result.wins, dtype=np.int64)
-            done += size
-            chunk += 1
-            bar.update(task, completed=done)
-    seconds = time.perf_counter() - began
     rows: list[dict[str, Any]] = []
-    seat_rates: list[tuple[float, float, float, float, float]] = []
     for seat in range(rules.players):
-        p = float(wins[seat] / games)
-        exact = float(solution.win_probability[seat])
-        se = math.sqrt(exact * (1 - exact) / games)  # under the exact rate: the test's scale
+        p = wins[seat] / games
         half = 1.959964 * math.sqrt(max(p * (1 - p), 0.0) / games)
-        z = (p - exact) / se if se > 0 else 0.0
-        seat_rates.append((p, p - half, p + half, exact, z))
-        rows.append(
-            {
-                "seat": seat + 1,
-                "wins": int(wins[seat]),
-                "simulated": p,
-                "ci95": [p - half, p + half],
-                "exact": exact,
-                "z": z,
-            }
-        )
-    off = [seat + 1 for seat, r in enumerate(seat_rates) if abs(r[4]) > 3]
+        row: dict[str, Any] = {
+            "seat": seat + 1,
+            "wins": wins[seat],
+            "simulated": p,
+            "ci95": [p - half, p + half],
+            "exact": None,
+            "z": None,
+        }
+        if solution is not None:
+            exact = float(solution.win_probability[seat])
+            se = math.sqrt(exact * (1 - exact) / games)  # under the exact rate: the test's
+            row["exact"] = exact
+            row["z"] = (p - exact) / se if se > 0 else 0.0
+            if solution.win_probability_exact is not None:
+                row["exact_fraction"] = str(solution.win_probability_exact[seat])
+        rows.append(row)
+    off = [r["seat"] for r in rows if r["z"] is not None and abs(r["z"]) > 3]
     if as_json:
         data = {
             "game": "aces-in-the-pot",
@@ -308,8 +362,12 @@ def aces_command(
             "games": games,
             "seed": seed,
             "seconds": seconds,
+            "workers": workers,
+            "ray": ray,
+            "solved": solution is not None,
+            "exact_solution": solution is not None and solution.exact,
             "seats": rows,
-            "agree": not off,
+            "agree": not off if solution is not None else None,
         }
         print(json.dumps(data))
         return
@@ -319,19 +377,25 @@ def aces_command(
     table = RichTable()
     for key in ("aces.seat", "aces.simulated", "aces.ci", "aces.exact", "aces.z"):
         table.add_column(say(key), justify="right")
-    for seat, (p, low, high, exact, z) in enumerate(seat_rates):
+    for r in rows:
+        low, high = r["ci95"]
+        z = "–" if r["z"] is None else f"{r['z']:+.2f}"
         table.add_row(
-            str(seat + 1),
-            _number(p, language),
+            str(r["seat"]),
+            _number(r["simulated"], language),
             f"{_number(low, language)}–{_number(high, language)}",
-            _number(exact, language, 6),
-            f"{z:+.2f}".replace(".", ",") if language == "pt" else f"{z:+.2f}",
+            "–" if r["exact"] is None else _number(r["exact"], language, 6),
+            z.replace(".", ",") if language == "pt" else z,
         )
     console.print(table)
-    if off:
-        console.print(say("aces.disagree", seats=", ".join(map(str, off))), markup=False)
-    else:
-        console.print(say("aces.agree"), markup=False)
+    if unsolved is not None:
+        console.print(say("aces.unsolved", reason=unsolved.render(language)), markup=False)
+    elif solution is not None:
+        console.print(say("aces.fractions" if solution.exact else "aces.float"), markup=False)
+        if off:
+            console.print(say("aces.disagree", seats=", ".join(map(str, off))), markup=False)
+        else:
+            console.print(say("aces.agree"), markup=False)
     console.print(
         say("aces.speed", games=_count(games, language), seconds=_number(seconds, language, 2)),
         markup=False,

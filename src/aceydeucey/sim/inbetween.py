@@ -41,16 +41,20 @@ orders with the cards behind them), so the engine can be fed the same cards
 (``tests/sim/``).
 
 A hand is one player's turn (posts, a decision and, after a stake, a third card).
+
+Every session ends: after at most ``rounds * players`` hands (a guard in the kernel
+stops one that would play more, ``sim.hand_limit``), and a session whose pot or a seat's
+chips pass :data:`CHIP_LIMIT` (possible only under ``stake_cap="none"``, where debts grow
+the pot) stops with ``RulesError("sim.chip_limit")`` instead of overflowing.  Runs of
+many sessions, their exact totals and the figures: ``sim.inbetween_runs``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numba
 import numpy as np
@@ -60,22 +64,20 @@ from numba import njit, prange
 from aceydeucey.core.errors import ArgumentError, RulesError
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.strategies import CAUTIOUS_SHARE, CAUTIOUS_SPREAD
-from aceydeucey.sim.inbetween_rng import _below, _grows, _kelly, _seed
+from aceydeucey.sim.inbetween_rng import CHIP_LIMIT, _below, _grows, _kelly, _seed
 from aceydeucey.sim.inbetween_session import _session_stake
 
 __all__ = [
+    "CHIP_LIMIT",
     "ENDINGS",
     "OUTCOMES",
     "STRATEGY_NAMES",
     "SUPPORTED_OPTIONS",
-    "Accumulator",
     "SessionBatch",
-    "StrategyStats",
     "check_supported",
     "deck_orders",
     "play_sessions",
     "raw_draws",
-    "summarize",
 ]
 
 #: Strategies the kernel plays, by code (their index).
@@ -103,8 +105,11 @@ SUPPORTED_OPTIONS = (
     "first_round_limit",
     "round_limits",
 )
-#: The kernel counts in int64: chips in play stay below this (Kelly's test multiplies them).
+#: The most chips a session may start with in all (``starting_chips`` times ``players``).
 MAX_CHIPS_IN_PLAY = 10**6
+#: Codes of a session stopped by a guard (``play_sessions`` raises for them).
+CHIP_LIMIT_PASSED = 3
+HAND_LIMIT = 4
 
 IntArray = npt.NDArray[np.int64]
 
@@ -158,6 +163,8 @@ def _play(  # pragma: no cover - compiled
     codes: IntArray,
     rotate: bool,
     given: npt.NDArray[np.int8],
+    limit: int,
+    max_hands: int,
     blocks: int,
     chips: IntArray,
     pot_out: IntArray,
@@ -194,8 +201,8 @@ def _play(  # pragma: no cover - compiled
             dealer = dealer0
             rnd = 0
             hands = 0
-            end = 0
-            while True:
+            end = -1
+            while end < 0:
                 if rnd >= rounds:
                     end = 0
                     break
@@ -228,9 +235,11 @@ def _play(  # pragma: no cover - compiled
                     pos += 1
                     cnt[c] -= 1
                     first[seat] = c
-                emptied = False
                 seat = dealer
                 for kk in range(n):
+                    if hands >= max_hands:  # a guard: no session plays past it
+                        end = HAND_LIMIT
+                        break
                     seat = 0 if seat == n - 1 else seat + 1
                     a = first[seat]
                     if use_given:
@@ -326,11 +335,11 @@ def _play(  # pragma: no cover - compiled
                     chips[g, seat] += m * stake
                     pot -= m * stake
                     if pot <= 0:
-                        emptied = True
+                        end = 1
                         break
-                if emptied:
-                    end = 1
-                    break
+                    if pot > limit or chips[g, seat] > limit or chips[g, seat] < -limit:
+                        end = CHIP_LIMIT_PASSED
+                        break
                 dealer = 0 if dealer == n - 1 else dealer + 1
             pot_out[g] = pot
             hands_out[g] = hands
@@ -418,6 +427,7 @@ def play_sessions(
     first: int = 0,
     rotate: bool = True,
     decks: npt.NDArray[np.int8] | None = None,
+    max_hands: int | None = None,
 ) -> SessionBatch:
     """Play sessions ``first .. first + sessions - 1`` of the run with ``seed``.
 
@@ -425,6 +435,11 @@ def play_sessions(
     strategy ``(s + g) % N`` at seat ``s`` (each strategy takes every seat in turn, so no
     strategy keeps the last deal).  ``decks`` (shape ``(sessions, rounds, 52 * decks)``,
     ranks 2..14) replaces the shuffles; see :func:`deck_orders`.
+
+    Two guards stop a session inside the kernel rather than let it run on: more than
+    ``max_hands`` hands (by default ``rounds * players``, the most the rules allow, so
+    only a defect can reach it) raises ``ArgumentError("sim.hand_limit")``; a pot or a
+    seat's chips beyond :data:`CHIP_LIMIT` raises ``RulesError("sim.chip_limit")``.
     """
     check_supported(rules)
     n = rules.players
@@ -450,6 +465,7 @@ def play_sessions(
     ended = np.zeros(sessions, dtype=np.int64)
     tally = np.zeros((sessions, n, 4), dtype=np.int32)
     dealer = rules.dealer if isinstance(rules.dealer, int) else 0
+    most = rules.rounds * n if max_hands is None else max_hands
     began = time.perf_counter()
     _play(
         first,
@@ -469,6 +485,8 @@ def play_sessions(
         codes,
         rotate,
         given,
+        CHIP_LIMIT,
+        most,
         _blocks(sessions),
         chips,
         pot,
@@ -477,11 +495,25 @@ def play_sessions(
         tally,
     )
     seconds = time.perf_counter() - began
+    _check_guards(rules, ended, first, most)
     g = np.arange(first, first + sessions, dtype=np.int64)[:, None]
     seats = np.arange(n, dtype=np.int64)[None, :]
     seat_strategy = (seats + g) % n if rotate else np.broadcast_to(seats, (sessions, n)).copy()
     return SessionBatch(
         rules, tuple(strategies), first, chips, pot, hands, ended, tally, seat_strategy, seconds
+    )
+
+
+def _check_guards(rules: Rules, ended: IntArray, first: int, most: int) -> None:
+    """Raise for the first session a guard of the kernel stopped (see :func:`play_sessions`)."""
+    stopped = np.flatnonzero(ended >= CHIP_LIMIT_PASSED)
+    if not stopped.size:
+        return
+    g = int(stopped[0])
+    if ended[g] == HAND_LIMIT:
+        raise ArgumentError("sim.hand_limit", session=first + g, limit=most)
+    raise RulesError(
+        "sim.chip_limit", session=first + g, limit=CHIP_LIMIT, stake_cap=rules.stake_cap
     )
 
 
@@ -511,118 +543,3 @@ def raw_draws(draws_per_stream: int, streams: int, size: int = 52, seed: int = 0
     began = time.perf_counter()
     _raw(np.uint64(seed), streams, draws_per_stream, size, _blocks(streams))
     return time.perf_counter() - began
-
-
-# -- summaries --------------------------------------------------------------------------
-@dataclass(frozen=True)
-class StrategyStats:
-    """One strategy's figures over every seat it took in every session."""
-
-    strategy: str
-    #: seat-sessions played (a strategy named twice counts both seats)
-    seats: int
-    win_rate: float
-    #: half-width of the 95 % confidence interval of ``win_rate`` (normal approximation)
-    win_ci: float
-    mean_balance: float
-    balance_stderr: float
-    hands: int
-    #: hands by ``OUTCOMES``
-    outcomes: tuple[int, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "strategy": self.strategy,
-            "seats": self.seats,
-            "win_rate": self.win_rate,
-            "win_ci95": [self.win_rate - self.win_ci, self.win_rate + self.win_ci],
-            "mean_balance": self.mean_balance,
-            "balance_stderr": self.balance_stderr,
-            "hands": self.hands,
-            "outcomes": dict(zip(OUTCOMES, self.outcomes, strict=True)),
-        }
-
-
-class Accumulator:
-    """Running sums over batches (a run in chunks), reduced by :meth:`stats`."""
-
-    def __init__(self, strategies: Sequence[str], keep_balances: bool = True) -> None:
-        self.strategies = tuple(dict.fromkeys(strategies))
-        m = len(self.strategies)
-        self.sessions = 0
-        self.players = 0
-        self.hands = 0
-        self.seconds = 0.0
-        self.seats = np.zeros(m, dtype=np.int64)
-        self.win = np.zeros(m)
-        self.win2 = np.zeros(m)
-        self.bal = np.zeros(m)
-        self.bal2 = np.zeros(m)
-        self.outcomes = np.zeros((m, 4), dtype=np.int64)
-        self.ended = np.zeros(len(ENDINGS), dtype=np.int64)
-        self.keep = keep_balances
-        #: per strategy: final balance times the players (an int) -> seat-sessions
-        self.histogram: list[dict[int, int]] = [{} for _ in range(m)]
-
-    def add(self, batch: SessionBatch) -> None:
-        self.players = batch.chips.shape[1]
-        self.sessions += batch.sessions
-        self.hands += int(batch.hands.sum())
-        self.seconds += batch.seconds
-        self.ended += np.bincount(batch.ended, minlength=len(ENDINGS))
-        balances = batch.balances()
-        credit = batch.win_credit()
-        for i, name in enumerate(self.strategies):
-            index = [j for j, s in enumerate(batch.strategies) if s == name]
-            mask = np.isin(batch.seat_strategy, index)
-            b, w = balances[mask], credit[mask]
-            self.seats[i] += b.size
-            self.win[i] += w.sum()
-            self.win2[i] += (w * w).sum()
-            self.bal[i] += b.sum()
-            self.bal2[i] += (b * b).sum()
-            self.outcomes[i] += batch.tally[mask].sum(axis=0)
-            if self.keep:
-                scaled = batch.chips * batch.chips.shape[1] + batch.pot[:, None]
-                values, counts = np.unique(scaled[mask], return_counts=True)
-                hist = self.histogram[i]
-                for v, c in zip(values.tolist(), counts.tolist(), strict=True):
-                    hist[v] = hist.get(v, 0) + c
-
-    def stats(self) -> list[StrategyStats]:
-        out = []
-        for i, name in enumerate(self.strategies):
-            k = int(self.seats[i])
-            mean_w = self.win[i] / k
-            mean_b = self.bal[i] / k
-            var_w = max(self.win2[i] / k - mean_w**2, 0.0) * k / max(k - 1, 1)
-            var_b = max(self.bal2[i] / k - mean_b**2, 0.0) * k / max(k - 1, 1)
-            out.append(
-                StrategyStats(
-                    name,
-                    k,
-                    float(mean_w),
-                    1.959964 * math.sqrt(var_w / k),
-                    float(mean_b),
-                    math.sqrt(var_b / k),
-                    int(self.outcomes[i].sum()),
-                    tuple(int(x) for x in self.outcomes[i]),
-                )
-            )
-        return out
-
-    def balance_counts(self, i: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
-        """Strategy ``i``'s distinct final balances and how many seat-sessions ended so
-        (bounded memory whatever the number of sessions)."""
-        hist = self.histogram[i]
-        keys = np.array(sorted(hist), dtype=np.int64)
-        counts = np.array([hist[k] for k in keys.tolist()], dtype=np.int64)
-        players = self.players or 1
-        return keys / players, counts
-
-
-def summarize(batch: SessionBatch) -> list[StrategyStats]:
-    """Per-strategy win rates (95 % intervals), mean balances and hands of one batch."""
-    acc = Accumulator(batch.strategies, keep_balances=False)
-    acc.add(batch)
-    return acc.stats()

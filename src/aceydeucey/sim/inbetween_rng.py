@@ -10,6 +10,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+#: The kernels count in int64 and stop a session whose pot or a seat's chips (or debt)
+#: pass this: ``stake_cap="none"`` lets debts grow the pot without bound (a lost stake of
+#: the whole pot doubles it, a lost post multiplies it by ``post_multiplier + 1``).  Below
+#: it every product the kernels form fits in 64 bits (:func:`_kelly`'s exact test: at most
+#: 8,320 times the square of one's chips, with 8 decks and a post multiplier of 10) and
+#: every bound of a draw in 32 bits.
+CHIP_LIMIT = 2**24
+
 # -- the generator ------------------------------------------------------------------------
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _STREAM = np.uint64(0xD1B54A32D192ED03)
@@ -29,8 +37,16 @@ def _mix(z: np.uint64) -> np.uint64:  # pragma: no cover - compiled
 
 @njit(inline="always")
 def _below(state: np.uint64, bound: int) -> tuple[np.uint64, int]:  # pragma: no cover
-    """(next state, a uniform integer in ``0..bound-1``): Lemire's exact rejection."""
+    """(next state, a uniform integer in ``0..bound-1``) for ``1 <= bound < 2**63``.
+
+    Below ``2**32``: Lemire's exact multiply-and-reject on 32-bit words.  That method
+    holds only there: for a larger bound the product overflows and the rejection
+    threshold can exceed every 32-bit word, so the loop would never end.  Larger bounds
+    take :func:`_below_wide` instead.
+    """
     k = np.uint64(bound)
+    if k > _MASK32:
+        return _below_wide(state, k)
     state = state + _GOLDEN
     m = (_mix(state) >> _S32) * k
     low = m & _MASK32
@@ -41,6 +57,21 @@ def _below(state: np.uint64, bound: int) -> tuple[np.uint64, int]:  # pragma: no
             m = (_mix(state) >> _S32) * k
             low = m & _MASK32
     return state, int(np.int64(m >> _S32))
+
+
+@njit(cache=True)
+def _below_wide(state: np.uint64, k: np.uint64) -> tuple[np.uint64, int]:  # pragma: no cover
+    """A draw below ``k`` (``2**32 <= k < 2**63``): a 64-bit word masked to the bits of
+    ``k - 1``, rejected while it is ``k`` or more (exact; each try succeeds with chance
+    above one half)."""
+    mask = k - np.uint64(1)
+    for shift in (1, 2, 4, 8, 16, 32):
+        mask = mask | (mask >> np.uint64(shift))
+    while True:
+        state = state + _GOLDEN
+        x = _mix(state) & mask
+        if x < k:
+            return state, int(np.int64(x))
 
 
 @njit(inline="always")

@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from aceydeucey.sim.inbetween_rng import _below, _mix, _seed
+from aceydeucey.sim.inbetween_rng import CHIP_LIMIT, _below, _mix, _seed
 
 __all__ = ["ROLLOUTS", "STAKES", "session_stake"]
 
@@ -128,8 +128,8 @@ def _finish(  # pragma: no cover - compiled
             mult = 1 if lo < t < hi else (-k if t in (lo, hi) else -1)
             chips[seat] += mult * stake
             pot -= mult * stake
-            if pot <= 0:
-                return pot
+            if pot <= 0 or pot > CHIP_LIMIT or abs(chips[seat]) > CHIP_LIMIT:
+                return pot  # the end, or the simulator's limit: the playout stops there
         dealer = (dealer + 1) % n
         if rnd >= p[_ROUNDS]:
             return pot
