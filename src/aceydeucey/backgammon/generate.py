@@ -83,54 +83,9 @@ def legal_plays(
     :func:`result_board`): the state keeps it, so that it need not be packed again;
     ``position`` may then be ``None`` (it is built only when needed).
     """
-    if not _KERNEL or not rules.must_use_max_dice:
-        # the reference: for free choice of dice, and until the kernel is loaded (its first
-        # compilation runs in a background thread, started here on first use)
-        if not _STARTED and rules.must_use_max_dice:
-            warm_up_in_background()
-        _check_hand(dice)
-        if position is None:
-            position = position_of_board(_required(board))
-        return moves.legal_plays(
-            position, dice, rules, may_enter=may_enter, may_reenter=may_reenter
-        )
-    hand = _HANDS.get(tuple(dice)) if not isinstance(dice, tuple) else _HANDS.get(dice)
-    if hand is None:
-        hand = _hand(dice)
-    ordered, dice_array = hand
-    on_bar = board[_BAR_SLOT] if board is not None else _required(position).bar[0]
-    if not ordered or not may_enter or (on_bar and not may_reenter):
-        return [_pass(position, board, ordered)]
-    try:
-        board_bytes, array, work, rows = _LOCAL.work
-    except AttributeError:
-        board_bytes, array, work, rows = _LOCAL.work = _work_space()
-    generate_rows = _KERNEL[0]
-    if board is not None:
-        board_bytes[:] = board
-    else:
-        assert position is not None
-        _PACK_INTO(
-            board_bytes,
-            0,
-            *position.points,
-            *position.bar,
-            *position.unentered,
-            *position.off,
-            0,
-            0,
-        )
-    entry = _PARAMS.get(id(rules))  # _params(rules), inline
-    params = entry[1] if entry is not None and entry[0] is rules else _params(rules)
-    n, used = generate_rows(array, dice_array, params, *work)
-    if n < 0:
-        raise RuntimeError("fast move generation overflowed its result table")
-    if used == 0:
-        return [_pass(position, board, ordered)]
-    unused = _UNUSED.get((ordered, used))  # _unused(ordered, used), inline
-    if unused is None:
-        unused = _unused(ordered, used)
-    return _Plays(rows[: n * ROW].tobytes(), n, unused)
+    if board is None:
+        board = board_of(_required(position))
+    return board_plays(board, tuple(dice), rules, may_enter, may_reenter, position)
 
 
 def board_plays(
@@ -139,34 +94,61 @@ def board_plays(
     rules: BackgammonRules,
     may_enter: bool,
     may_reenter: bool,
+    position: Position | None = None,
 ) -> Sequence[Play]:
-    """:func:`legal_plays` from the kernel's board of a state (positional: the hot path)."""
+    """:func:`legal_plays` from the kernel's board of a state (positional: the hot path).
+
+    ``position``, when known, is the board's :class:`Position` (a pass keeps it).
+    """
     if not _KERNEL or not rules.must_use_max_dice:
-        return legal_plays(
-            None, dice, rules, may_enter=may_enter, may_reenter=may_reenter, board=board
-        )
+        return _reference(position, board, dice, rules, may_enter, may_reenter)
     hand = _HANDS.get(dice)
     if hand is None:
-        hand = _hand(dice)
-    ordered, dice_array = hand
-    if not may_enter or (board[_BAR_SLOT] and not may_reenter):
-        return [_pass(None, board, ordered)]
+        hand = _hand(dice)  # checks the dice
+        if len(hand[0]) > 4:  # more dice than the kernel takes (such hands are not kept)
+            return _reference(position, board, dice, rules, may_enter, may_reenter)
+    ordered = hand[0]
+    if not ordered or not may_enter or (board[_BAR_SLOT] and not may_reenter):
+        return [_pass(position, board, ordered)]
     try:
-        board_bytes, array, work, rows = _LOCAL.work
+        buf, head, rows = _LOCAL.space
     except AttributeError:
-        board_bytes, array, work, rows = _LOCAL.work = _work_space()
-    board_bytes[:] = board
+        buf, head, rows = _LOCAL.space = _packed_space()
     entry = _PARAMS.get(id(rules))  # _params(rules), inline
-    params = entry[1] if entry is not None and entry[0] is rules else _params(rules)
-    n, used = _KERNEL[0](array, dice_array, params, *work)
+    if entry is None or entry[0] is not rules:
+        entry = _params_entry(rules)
+    # the kernel's one argument: the board, the dice and the parameters in its header
+    head[:SLOTS] = board
+    head[SLOTS:_HEAD] = hand[2]
+    head[_HEAD:_HEAD_END] = entry[2]
+    n, used = _KERNEL[0](buf)
     if n < 0:
         raise RuntimeError("fast move generation overflowed its result table")
     if used == 0:
-        return [_pass(None, board, ordered)]
+        return [_pass(position, board, ordered)]
     unused = _UNUSED.get((ordered, used))  # _unused(ordered, used), inline
     if unused is None:
         unused = _unused(ordered, used)
     return _Plays(rows[: n * ROW].tobytes(), n, unused)
+
+
+def _reference(
+    position: Position | None,
+    board: bytes,
+    dice: Sequence[int],
+    rules: BackgammonRules,
+    may_enter: bool,
+    may_reenter: bool,
+) -> Sequence[Play]:
+    """The reference generator: for free choice of dice, more than four dice, and until the
+    kernel is loaded (its first compilation runs in a background thread, started here on
+    first use)."""
+    if not _STARTED and rules.must_use_max_dice:
+        warm_up_in_background()
+    _check_hand(dice)
+    if position is None:
+        position = position_of_board(board)
+    return moves.legal_plays(position, dice, rules, may_enter=may_enter, may_reenter=may_reenter)
 
 
 def flipped_result(play: Play) -> Position:
@@ -290,12 +272,13 @@ def warm_up() -> bool:
 
         layout = (kernel.SLOTS, kernel.ROW, kernel.ROW_FLIPPED, kernel.ROW_PATH, kernel.ROW_HIGH)
         assert layout == (SLOTS, ROW, ROW_FLIPPED, ROW_PATH, ROW_HIGH)
-        import numpy as np
-
-        board = to_board(Position((0,) * 23 + (15,), (0, 0), (0, 0), (0, 0)))
-        work = kernel.Generator().work_space
-        kernel.generate_rows(board, np.array([2, 1], dtype=np.int64), _params_any(), *work)
-        _KERNEL.append(kernel.generate_rows)
+        assert (kernel.HEAD_DICE, kernel.HEAD_PARAMS) == (SLOTS, _HEAD)
+        assert _HEAD_END - _HEAD == kernel.N_PARAMS
+        buf, head, _ = _packed_space(kernel)
+        head[:SLOTS] = board_of(Position((0,) * 23 + (15,), (0, 0), (0, 0), (0, 0)))
+        head[SLOTS:_HEAD] = bytes((2, 1, 0, 0))
+        kernel.generate_packed(buf)
+        _KERNEL.append(kernel.generate_packed)
     return True
 
 
@@ -312,12 +295,6 @@ def warm_up_in_background() -> threading.Thread | None:
     thread = threading.Thread(target=warm_up, name="backgammon-kernel", daemon=True)
     thread.start()
     return thread
-
-
-def _params_any() -> np.ndarray[Any, np.dtype[np.int64]]:
-    from aceydeucey.backgammon.kernel import move_params
-
-    return move_params()
 
 
 # -- lazy plays -------------------------------------------------------------------
@@ -467,13 +444,13 @@ class _Plays(Sequence[Play]):
 
 # -- caches and helpers -------------------------------------------------------------
 
-#: per thread: a generator (its work space) and the board buffer handed to the kernel
+#: per thread: the kernel's buffer and views of it (``space``, see :func:`_packed_space`)
 _LOCAL = threading.local()
 #: byte translation table of negation (two's complement)
 _NEGATED = bytes(-i & 0xFF for i in range(256))
 _POINTS = struct.Struct("24b").unpack
 _COUNTS = struct.Struct("6b").unpack_from
-#: the kernel's ``generate_rows`` once loaded (see :func:`warm_up`); empty before
+#: the kernel's ``generate_packed`` once loaded (see :func:`warm_up`); empty before
 _KERNEL: list[Any] = []
 _LOADING = threading.Lock()
 #: holds ``True`` once the kernel was found unloadable (no Numba): the reference serves
@@ -490,8 +467,13 @@ _BAR_SLOT = 24
 _PACK_INTO = struct.Struct(f"{SLOTS}b").pack_into
 _BOARD_ROW = struct.Struct("30b").unpack_from
 _PATH_ROW = struct.Struct("12b").unpack_from
-_PARAMS: dict[int, tuple[BackgammonRules, np.ndarray[Any, np.dtype[np.int64]]]] = {}
-_HANDS: dict[tuple[int, ...], tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]] = {}
+#: bytes of the one-buffer kernel's header: the board (``SLOTS``), the dice up to
+#: ``_HEAD``, the parameters up to ``_HEAD_END`` (``kernel.HEAD_*``, checked on loading)
+_HEAD = SLOTS + 4
+_HEAD_END = _HEAD + 6
+_PARAMS: dict[int, tuple[BackgammonRules, np.ndarray[Any, np.dtype[np.int64]], bytes]] = {}
+_Hand = tuple[tuple[int, ...], "np.ndarray[Any, np.dtype[np.int64]]", bytes]
+_HANDS: dict[tuple[int, ...], _Hand] = {}
 #: :func:`_unused` of each (dice, used), made once
 _UNUSED: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 #: hands of dice already checked, each with its dice ordered high to low
@@ -520,27 +502,36 @@ def _short_text(path: tuple[int, ...]) -> str:
     return f"{first}(2)" if first == second else f"{first} {second}"
 
 
-def _work_space() -> tuple[
-    bytearray, np.ndarray[Any, np.dtype[np.int8]], tuple[np.ndarray[Any, Any], ...], memoryview
-]:
-    """This thread's board buffer (bytes and array), kernel work space and rows (as bytes)."""
-    import numpy as np
-
-    from aceydeucey.backgammon.kernel import Generator
-
-    data = bytearray(SLOTS)
-    work = Generator().work_space
-    return data, np.frombuffer(data, dtype=np.int8), work, work[-1].data.cast("B")
+def _packed_space(
+    kernel: Any = None,
+) -> tuple[np.ndarray[Any, np.dtype[np.int64]], memoryview, memoryview]:
+    """A buffer for the one-buffer kernel, with views of its header and its rows as bytes
+    (one per thread: ``_LOCAL.space``)."""
+    if kernel is None:
+        from aceydeucey.backgammon import kernel
+    buf = kernel.packed_buffer()
+    data = memoryview(buf).cast("B")
+    return buf, data[:_HEAD_END], data[kernel.B_ROWS * 8 :]
 
 
 def _params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """The kernel's parameters of ``rules`` (made once per rules object)."""
     entry = _PARAMS.get(id(rules))
     if entry is None or entry[0] is not rules:
-        if len(_PARAMS) >= 256:
-            _PARAMS.clear()
-        entry = (rules, fast_params(rules))
-        _PARAMS[id(rules)] = entry
+        entry = _params_entry(rules)
     return entry[1]
+
+
+def _params_entry(
+    rules: BackgammonRules,
+) -> tuple[BackgammonRules, np.ndarray[Any, np.dtype[np.int64]], bytes]:
+    """``(rules, parameters, the parameters as the kernel header's bytes)``, kept."""
+    if len(_PARAMS) >= 256:
+        _PARAMS.clear()
+    params = fast_params(rules)
+    entry = (rules, params, bytes(int(p) for p in params))
+    _PARAMS[id(rules)] = entry
+    return entry
 
 
 def _check_hand(dice: Sequence[int]) -> tuple[int, ...]:
@@ -560,13 +551,14 @@ def _check_hand(dice: Sequence[int]) -> tuple[int, ...]:
     return ordered
 
 
-def _hand(dice: Sequence[int]) -> tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]:
+def _hand(dice: Sequence[int]) -> _Hand:
+    """``(dice ordered high to low, as an array, as the kernel header's four bytes)``."""
     import numpy as np
 
     key = tuple(dice)
     ordered = _check_hand(key)
-    hand = (ordered, np.array(ordered, dtype=np.int64))
-    if len(_HANDS) < 4096:
+    hand = (ordered, np.array(ordered, dtype=np.int64), bytes(ordered).ljust(4, b"\0"))
+    if len(_HANDS) < 4096 and len(ordered) <= 4:
         _HANDS[key] = hand
     return hand
 
