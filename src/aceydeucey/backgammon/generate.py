@@ -49,10 +49,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "fast_params",
+    "flipped_board_of",
     "flipped_result",
     "is_fast",
     "kernel_ready",
     "legal_plays",
+    "listed_play_facts",
     "play_ends_game",
     "to_board",
     "warm_up",
@@ -100,12 +102,15 @@ def board_plays(
 
     ``position``, when known, is the board's :class:`Position` (a pass keeps it).
     """
-    if not _KERNEL or not rules.must_use_max_dice:
+    if not _KERNEL:
         return _reference(position, board, dice, rules, may_enter, may_reenter)
-    hand = _HANDS.get(dice)
+    entry = _RULES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        entry = _rules_entry(rules)
+    hand = entry[2].get(dice)
     if hand is None:
-        hand = _hand(dice)  # checks the dice
-        if len(hand[0]) > 4:  # more dice than the kernel takes (such hands are not kept)
+        hand = _kernel_hand(entry, dice)
+        if hand is None:  # free choice of dice, or more dice than the kernel takes
             return _reference(position, board, dice, rules, may_enter, may_reenter)
     ordered = hand[0]
     if not ordered or not may_enter or (board[_BAR_SLOT] and not may_reenter):
@@ -114,22 +119,15 @@ def board_plays(
         buf, head, rows = _LOCAL.space
     except AttributeError:
         buf, head, rows = _LOCAL.space = _packed_space()
-    entry = _PARAMS.get(id(rules))  # _params(rules), inline
-    if entry is None or entry[0] is not rules:
-        entry = _params_entry(rules)
-    # the kernel's one argument: the board, the dice and the parameters in its header
+    # the kernel's one argument: the board, then the dice and the parameters, in its header
     head[:SLOTS] = board
-    head[SLOTS:_HEAD] = hand[2]
-    head[_HEAD:_HEAD_END] = entry[2]
+    head[SLOTS:_HEAD_END] = hand[1]
     n, used = _KERNEL[0](buf)
     if n < 0:
         raise RuntimeError("fast move generation overflowed its result table")
     if used == 0:
         return [_pass(position, board, ordered)]
-    unused = _UNUSED.get((ordered, used))  # _unused(ordered, used), inline
-    if unused is None:
-        unused = _unused(ordered, used)
-    return _Plays(rows[: n * ROW].tobytes(), n, unused)
+    return _Plays(rows[: n * ROW].tobytes(), n, hand[2][used])
 
 
 def _reference(
@@ -183,14 +181,36 @@ def flipped_board(play: Play) -> bytes | None:
 
 def play_facts(play: Play) -> tuple[bool, tuple[int, ...], bytes | None]:
     """``(play_ends_game(play), play.unused, flipped_board(play))`` in one call."""
-    if not isinstance(play, _FastPlay):
+    facts = listed_play_facts(play[0], play) if isinstance(play, _FastPlay) else None
+    if facts is None:
         return play.result.off[0] == CHECKERS, play.unused, None
+    return facts
+
+
+def listed_play_facts(
+    plays: Sequence[Play], play: object
+) -> tuple[bool, tuple[int, ...], bytes] | None:
+    """:func:`play_facts` of ``play`` if it is one of the kernel's ``plays`` as listed (the
+    state's own list, whose indexing made it), else ``None``: the membership test and the
+    facts of the hot path in one call."""
+    if not isinstance(play, _FastPlay):
+        return None
     batch = play[0]
     data: bytes = batch.data
+    either = batch.unused
+    if batch is not plays:
+        return None
     start = play[1] * ROW
-    unused = batch.unused[0] if data[start + ROW_HIGH] else batch.unused[1]
+    unused = either[0] if data[start + ROW_HIGH] else either[1]
     flipped = start + ROW_FLIPPED
     return data[start + _OFF_SLOT] == CHECKERS, unused, data[flipped : flipped + SLOTS]
+
+
+def flipped_board_of(board: bytes) -> bytes:
+    """The kernel's board ``board`` (32 bytes) seen from the other side."""
+    return board[23::-1].translate(_NEGATED) + bytes(
+        (board[25], board[24], board[27], board[26], board[29], board[28], 0, 0)
+    )
 
 
 def board_of(position: Position) -> bytes:
@@ -471,11 +491,15 @@ _PATH_ROW = struct.Struct("12b").unpack_from
 #: ``_HEAD``, the parameters up to ``_HEAD_END`` (``kernel.HEAD_*``, checked on loading)
 _HEAD = SLOTS + 4
 _HEAD_END = _HEAD + 6
-_PARAMS: dict[int, tuple[BackgammonRules, np.ndarray[Any, np.dtype[np.int64]], bytes]] = {}
-_Hand = tuple[tuple[int, ...], "np.ndarray[Any, np.dtype[np.int64]]", bytes]
-_HANDS: dict[tuple[int, ...], _Hand] = {}
-#: :func:`_unused` of each (dice, used), made once
-_UNUSED: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+#: a hand of dice for the kernel: (the dice high to low, the header's bytes after the
+#: board, and the dice left unplayed by a play of ``used`` dice, indexed by ``used``:
+#: (if it used the higher die, otherwise))
+_Hand = tuple[tuple[int, ...], bytes, list[tuple[tuple[int, ...], tuple[int, ...]]]]
+#: per rules object (by id): (the rules, the kernel's parameters, the hands seen)
+_RulesEntry = tuple[
+    BackgammonRules, "np.ndarray[Any, np.dtype[np.int64]]", dict[tuple[int, ...], _Hand]
+]
+_RULES: dict[int, _RulesEntry] = {}
 #: hands of dice already checked, each with its dice ordered high to low
 _CHECKED: dict[tuple[int, ...], tuple[int, ...]] = {}
 #: every Move value, shared (they are immutable): _MOVES[src][dst][hit]
@@ -516,22 +540,33 @@ def _packed_space(
 
 def _params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
     """The kernel's parameters of ``rules`` (made once per rules object)."""
-    entry = _PARAMS.get(id(rules))
+    entry = _RULES.get(id(rules))
     if entry is None or entry[0] is not rules:
-        entry = _params_entry(rules)
+        entry = _rules_entry(rules)
     return entry[1]
 
 
-def _params_entry(
-    rules: BackgammonRules,
-) -> tuple[BackgammonRules, np.ndarray[Any, np.dtype[np.int64]], bytes]:
-    """``(rules, parameters, the parameters as the kernel header's bytes)``, kept."""
-    if len(_PARAMS) >= 256:
-        _PARAMS.clear()
-    params = fast_params(rules)
-    entry = (rules, params, bytes(int(p) for p in params))
-    _PARAMS[id(rules)] = entry
+def _rules_entry(rules: BackgammonRules) -> _RulesEntry:
+    """``_RULES``' entry of ``rules``, made now."""
+    if len(_RULES) >= 256:
+        _RULES.clear()
+    entry: _RulesEntry = (rules, fast_params(rules), {})
+    _RULES[id(rules)] = entry
     return entry
+
+
+def _kernel_hand(entry: _RulesEntry, dice: tuple[int, ...]) -> _Hand | None:
+    """The hand of ``dice`` under ``entry``'s rules, kept; ``None`` where the kernel does not
+    serve: free choice of how many dice to play, or more than four dice."""
+    ordered = _check_hand(dice)
+    if not entry[0].must_use_max_dice or len(ordered) > 4:
+        return None
+    header = bytes(ordered).ljust(4, b"\0") + bytes(int(p) for p in entry[1])
+    unused = [_unused_of(ordered, used) for used in range(len(ordered) + 1)]
+    hand = (ordered, header, unused)
+    if len(entry[2]) < 4096:
+        entry[2][dice] = hand
+    return hand
 
 
 def _check_hand(dice: Sequence[int]) -> tuple[int, ...]:
@@ -551,25 +586,12 @@ def _check_hand(dice: Sequence[int]) -> tuple[int, ...]:
     return ordered
 
 
-def _hand(dice: Sequence[int]) -> _Hand:
-    """``(dice ordered high to low, as an array, as the kernel header's four bytes)``."""
+def _hand(dice: Sequence[int]) -> tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]:
+    """``dice`` high to low, and as the array :func:`kernel.generate_rows` takes."""
     import numpy as np
 
-    key = tuple(dice)
-    ordered = _check_hand(key)
-    hand = (ordered, np.array(ordered, dtype=np.int64), bytes(ordered).ljust(4, b"\0"))
-    if len(_HANDS) < 4096 and len(ordered) <= 4:
-        _HANDS[key] = hand
-    return hand
-
-
-def _unused(dice: tuple[int, ...], used: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Dice left unplayed by a play using ``used`` dice: (if it used the higher, otherwise)."""
-    key = (dice, used)
-    known = _UNUSED.get(key)
-    if known is None:
-        known = _UNUSED[key] = _unused_of(dice, used)
-    return known
+    ordered = _check_hand(dice)
+    return ordered, np.array(ordered, dtype=np.int64)
 
 
 def _unused_of(dice: tuple[int, ...], used: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
