@@ -17,7 +17,8 @@ Run: ``python benchmarks/bench_backgammon.py`` (about a minute and a half).
 * Legal-play generation, positions per second, on a fixed sample of
   (position, dice) pairs from seeded random games: the readable reference
   (``moves.legal_plays``), the game's generator on the fast core
-  (``generate.legal_plays``, with its Play objects) and the bare kernel.
+  (``generate.legal_plays``, with its Play objects) and the bare kernel (its
+  one-buffer entry point, as the game calls it).
   OpenSpiel's ``legal_actions()`` is timed on decision nodes of its own random
   classic games (it cannot be set to our positions), the same distribution of
   positions but not the same sample.
@@ -188,15 +189,21 @@ def time_generation(nodes: list[BackgammonState]) -> dict[str, float]:
         for pos, dice, rules, enter, reenter in args:
             generate.legal_plays(pos, dice, rules, may_enter=enter, may_reenter=reenter)
         rates["fast"] = len(args) / (time.perf_counter() - start)
-    kernel_args = [
-        (generate.to_board(pos), generate._hand(dice)[1], generate.fast_params(rules))
+    # the kernel as the game calls it: each position's header (board, dice high to low,
+    # parameters) written into the one buffer, and the call
+    headers = [
+        generate.board_of(pos)
+        + bytes(sorted(dice, reverse=True)).ljust(4, b"\0")
+        + bytes(int(p) for p in generate.fast_params(rules))
         for pos, dice, rules, _, _ in args
     ]
-    gen = kernel.Generator()
+    buf = kernel.packed_buffer()
+    head = memoryview(buf).cast("B")[: kernel.HEAD_PARAMS + kernel.N_PARAMS]
     for _ in range(2):
         start = time.perf_counter()
-        for board, dice_array, params in kernel_args:
-            gen.plays(board, dice_array, params)
+        for header in headers:
+            head[:] = header
+            kernel.generate_packed(buf)
         rates["kernel"] = len(args) / (time.perf_counter() - start)
     return rates
 

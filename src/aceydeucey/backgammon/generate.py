@@ -3,14 +3,15 @@
 :func:`legal_plays` has the signature and the results of
 :func:`aceydeucey.backgammon.moves.legal_plays` (the readable reference): the
 same distinct resulting positions, each once, ``[pass]`` when nothing can be
-played.  It runs the Numba kernel of :mod:`aceydeucey.backgammon.fast` for
+played.  It runs the Numba kernel of :mod:`aceydeucey.backgammon.kernel` for
 every rule set except ``must_use_max_dice=False`` (free choice of how many
-dice to play), which goes to the reference.
+dice to play), which goes to the reference, as do hands of more than four dice
+(the kernel plays up to four).
 
 The kernel (and Numba, NumPy) is not imported with this module: the reference
 engine and everything above it load without Numba.  The first call starts a
 background thread that loads the kernel (compiling it after a fresh install,
-some 20 s; Numba's cache, next to the package, keeps it for later processes,
+a few seconds; Numba's cache, next to the package, keeps it for later processes,
 which load it in about a second) and, until it is ready, answers with the
 reference generator: the same plays in the same order, so the first move
 never waits.  :func:`warm_up` loads the kernel now (benchmarks, simulators),
@@ -584,14 +585,6 @@ def _check_hand(dice: Sequence[int]) -> tuple[int, ...]:
     if len(_CHECKED) < 4096:
         _CHECKED[key] = ordered
     return ordered
-
-
-def _hand(dice: Sequence[int]) -> tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]:
-    """``dice`` high to low, and as the array :func:`kernel.generate_rows` takes."""
-    import numpy as np
-
-    ordered = _check_hand(dice)
-    return ordered, np.array(ordered, dtype=np.int64)
 
 
 def _unused_of(dice: tuple[int, ...], used: int) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -62,7 +62,7 @@ space as eleven arrays (a :class:`Generator` holds them).  The game calls
 :func:`generate_packed` instead: one int64 buffer (:func:`packed_buffer`) holds
 all of it, since Numba checks and unboxes each array argument of a call from
 Python.  The kernels run without Numba's reference counting (see
-``_unshared_jit``).
+``_kernel_jit``).
 """
 
 from __future__ import annotations
@@ -278,15 +278,16 @@ def flip_board(board: np.ndarray[Any, np.dtype[np.int8]]) -> np.ndarray[Any, np.
 # kernels
 # =============================================================================
 
-#: The decorator of the move-generation kernels: compiled once into Numba's cache, and
-#: without Numba's reference counting (its ``_nrt`` option, the remedy Numba's developers
-#: give in numba/numba#2345 and #2350).  Counting references to every array a loop hands
+#: Numba's options for the move-generation kernels: compiled once into Numba's cache, and
+#: without its reference counting (``_nrt``, the remedy Numba's developers give in
+#: numba/numba#2345 and #2350).  Counting the references to every array a loop hands
 #: around costs an atomic operation each time, several times the search itself; these
 #: kernels allocate nothing, so they have nothing to count.
 _KERNEL_OPTIONS: dict[str, Any] = {"cache": True, "_nrt": False}
 
 
-def _unshared_jit(function: _F) -> _F:
+def _kernel_jit(function: _F) -> _F:
+    """``njit`` with :data:`_KERNEL_OPTIONS` (typed for mypy, which does not know ``_nrt``)."""
     compiled: _F = njit(**_KERNEL_OPTIONS)(function)
     return compiled
 
@@ -305,7 +306,7 @@ def _flip_into(board: Any, out: Any) -> None:
     out[31] = 0
 
 
-@_unshared_jit
+@_kernel_jit
 def _generate(
     board: Any,
     dice: Any,
@@ -562,7 +563,7 @@ def _generate(
     return k, best
 
 
-@_unshared_jit
+@_kernel_jit
 def _generate_rows(
     board: Any,
     dice: Any,
@@ -629,7 +630,7 @@ def packed_buffer() -> np.ndarray[Any, np.dtype[np.int64]]:
     return buf
 
 
-@_unshared_jit
+@_kernel_jit
 def _generate_packed(buf: Any) -> tuple[int, int]:
     """:func:`_generate_rows` with every argument in one buffer (see :func:`packed_buffer`).
 
