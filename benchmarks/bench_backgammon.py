@@ -9,12 +9,16 @@ Run: ``python benchmarks/bench_backgammon.py`` (about a minute and a half).
   ``chance_outcomes()`` probabilities), one ``random.Random`` for both.  The
   peer is OpenSpiel's C++ backgammon (``pyspiel``).  Its doubles are two decision
   nodes and its actions encode two checker moves, so
-  games are counted, not decisions.  The batch simulator plays whole games
+  games are counted, not decisions.  The two loops take turns for 25 rounds of
+  about 0.4 s each; the ratio printed is the median of the rounds' ratios, by the
+  clock and by this process's CPU time (on a shared machine the clock also counts
+  time lost to other work), with their range.  The batch simulator plays whole games
   inside the Numba kernel.
 * Legal-play generation, positions per second, on a fixed sample of
   (position, dice) pairs from seeded random games: the readable reference
   (``moves.legal_plays``), the game's generator on the fast core
-  (``generate.legal_plays``, with its Play objects) and the bare kernel.
+  (``generate.legal_plays``, with its Play objects) and the bare kernel (its
+  one-buffer entry point, as the game calls it).
   OpenSpiel's ``legal_actions()`` is timed on decision nodes of its own random
   classic games (it cannot be set to our positions), the same distribution of
   positions but not the same sample.
@@ -31,11 +35,13 @@ from __future__ import annotations
 
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numba
@@ -45,7 +51,8 @@ from aceydeucey.backgammon import generate, kernel, moves
 from aceydeucey.backgammon.game import BackgammonState
 from aceydeucey.sim.backgammon import simulate
 
-SECONDS = 10.0  # time box of each game loop (shared out in short bursts)
+SECONDS = 10.0  # time box of each engine's game loop, shared out over the rounds
+ROUNDS = 25  # alternating rounds of the engines compared (about 0.4 s each)
 
 
 # -- one driver for both engines ---------------------------------------------------------
@@ -85,25 +92,58 @@ def random_game(
 Engine = tuple[Callable[[], Any], Callable[[Any, Any], Any], Callable[[Any, random.Random], Any]]
 
 
-def time_games(engines: Sequence[Engine], seed: int) -> list[tuple[float, float, int]]:
-    """(games/s, mean decisions, games) of each engine over a shared time box.
+@dataclass
+class Timing:
+    """One engine's games over the alternating rounds of :func:`time_games`."""
 
-    The engines take turns in short bursts, so a change in the machine's load
-    falls on all of them alike.
+    wall: list[float] = field(default_factory=list)  # games/s by the clock, per round
+    cpu: list[float] = field(default_factory=list)  # games/s of this process's CPU time
+    games: int = 0
+    decisions: int = 0
+
+    @property
+    def rate(self) -> float:
+        """Median games/s by the clock."""
+        return statistics.median(self.wall)
+
+    @property
+    def mean_decisions(self) -> float:
+        return self.decisions / self.games
+
+
+def time_games(engines: Sequence[Engine], seed: int) -> list[Timing]:
+    """Each engine's games per round, the engines taking turns for ``ROUNDS`` rounds.
+
+    Within a round every engine plays for the same time, one after the other, so a
+    change in the machine's load falls on all of them alike; :func:`ratio` compares
+    them round by round.
     """
     rng = random.Random(seed)
     for new_state, step, chance in engines:
         random_game(new_state(), step, chance, rng)  # warm up
-    rounds = int(SECONDS * 5)  # bursts of 0.2 s: both engines meet the same machine load
-    totals = [[0.0, 0, 0] for _ in engines]  # seconds, games, decisions
-    for _ in range(rounds):
-        for total, (new_state, step, chance) in zip(totals, engines, strict=True):
-            start = time.perf_counter()
-            while time.perf_counter() - start < SECONDS / rounds or total[1] < 2:
-                total[2] += random_game(new_state(), step, chance, rng)
-                total[1] += 1
-            total[0] += time.perf_counter() - start
-    return [(games / seconds, decisions / games, games) for seconds, games, decisions in totals]
+    timings = [Timing() for _ in engines]
+    for _ in range(ROUNDS):
+        for timing, (new_state, step, chance) in zip(timings, engines, strict=True):
+            games = 0
+            start, cpu = time.perf_counter(), time.process_time()
+            while time.perf_counter() - start < SECONDS / ROUNDS or games < 2:
+                timing.decisions += random_game(new_state(), step, chance, rng)
+                games += 1
+            timing.wall.append(games / (time.perf_counter() - start))
+            timing.cpu.append(games / max(time.process_time() - cpu, 1e-9))
+            timing.games += games
+    return timings
+
+
+def ratio(ours: Timing, peer: Timing) -> str:
+    """The median and range of the per-round ratios, by the clock and by CPU time."""
+    out = []
+    for name, a, b in (("clock", ours.wall, peer.wall), ("CPU time", ours.cpu, peer.cpu)):
+        ratios = sorted(x / y for x, y in zip(a, b, strict=True))
+        out.append(
+            f"{statistics.median(ratios):.2f} by {name} (rounds {ratios[0]:.2f}-{ratios[-1]:.2f})"
+        )
+    return f"ratio {out[0]}, {out[1]}; median of {len(ours.wall)} alternating rounds"
 
 
 def contract_step(state: Any, action: Any) -> Any:
@@ -149,15 +189,21 @@ def time_generation(nodes: list[BackgammonState]) -> dict[str, float]:
         for pos, dice, rules, enter, reenter in args:
             generate.legal_plays(pos, dice, rules, may_enter=enter, may_reenter=reenter)
         rates["fast"] = len(args) / (time.perf_counter() - start)
-    kernel_args = [
-        (generate.to_board(pos), generate._hand(dice)[1], generate.fast_params(rules))
+    # the kernel as the game calls it: each position's header (board, dice high to low,
+    # parameters) written into the one buffer, and the call
+    headers = [
+        generate.board_of(pos)
+        + bytes(sorted(dice, reverse=True)).ljust(4, b"\0")
+        + bytes(int(p) for p in generate.fast_params(rules))
         for pos, dice, rules, _, _ in args
     ]
-    gen = kernel.Generator()
+    buf = kernel.packed_buffer()
+    head = memoryview(buf).cast("B")[: kernel.HEAD_PARAMS + kernel.N_PARAMS]
     for _ in range(2):
         start = time.perf_counter()
-        for board, dice_array, params in kernel_args:
-            gen.plays(board, dice_array, params)
+        for header in headers:
+            head[:] = header
+            kernel.generate_packed(buf)
         rates["kernel"] = len(args) / (time.perf_counter() - start)
     return rates
 
@@ -250,21 +296,22 @@ def main() -> None:
             (pyspiel.load_game("backgammon").new_initial_state, openspiel_step, openspiel_chance)
         )
     measured = time_games(engines, 1)
-    rate, mean, games = measured[0]
+    ours = measured[0]
     if pyspiel is not None:
-        peer, _, peer_games = measured[1]
-        print(f"classic OpenSpiel loop: {peer:.0f} games/s ({peer_games} games)")
-    ratio = f", ratio {rate / peer:.2f}" if peer else ""
-    shown = f"OpenSpiel loop {peer:.0f} games/s{ratio}" if peer else "no OpenSpiel"
+        peer = measured[1].rate
+        print(f"classic OpenSpiel loop: {peer:.0f} games/s ({measured[1].games} games)")
+    shown = f"OpenSpiel loop {peer:.0f} games/s" if peer else "no OpenSpiel"
     print(
-        f"classic contract loop: {rate:.0f} games/s ({shown}); "
-        f"{mean:.1f} decisions/game over {games} games"
+        f"classic contract loop: {ours.rate:.0f} games/s ({shown}); "
+        f"{ours.mean_decisions:.1f} decisions/game over {ours.games} games"
     )
+    if pyspiel is not None:
+        print(f"classic contract loop / OpenSpiel loop: {ratio(ours, measured[1])}")
     sim = simulate("classic", games=20_000, seed=1)
-    ratio = f", ratio {sim.games_per_second / peer:.1f}" if peer else ""
+    versus = f", ratio {sim.games_per_second / peer:.1f}" if peer else ""
     print(
         f"classic batch simulator: {sim.games_per_second:.0f} games/s "
-        f"({shown.split(',')[0]}{ratio}); {float(sim.mean_decisions):.1f} decisions/game "
+        f"({shown}{versus}); {float(sim.mean_decisions):.1f} decisions/game "
         f"over {sim.games} games"
     )
 
@@ -274,10 +321,11 @@ def main() -> None:
         f"{sim.games_per_second:.0f} games/s (same games as above)"
     )
 
-    rate, mean, games = time_games([(acey.new_initial_state, contract_step, contract_chance)], 2)[0]
+    acey_loop = time_games([(acey.new_initial_state, contract_step, contract_chance)], 2)[0]
+    rate = acey_loop.rate
     print(
         f"acey-deucey contract loop: {rate:.0f} games/s; "
-        f"{mean:.1f} decisions/game over {games} games"
+        f"{acey_loop.mean_decisions:.1f} decisions/game over {acey_loop.games} games"
     )
     sim = simulate("acey-deucey", games=5_000, seed=2)
     print(

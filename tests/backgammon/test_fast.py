@@ -267,3 +267,40 @@ def test_free_choice_of_dice_uses_the_reference() -> None:
     state = game.new_state(position_id="4HPwATDgc/ABMA", dice=(3, 1))
     assert [p.result for p in state.plays] == [p.result for p in reference(state)]
     assert any(len(p.moves) == 1 for p in state.plays)
+
+
+def test_more_than_four_equal_dice_go_to_the_reference() -> None:
+    # The kernel plays up to four dice; a longer hand of one number (an API caller's) is
+    # answered by the reference rather than run past the kernel's work space.
+    game = aceydeucey.load_game("backgammon", variant="classic")
+    for state in random_play_nodes(game, seed=8, limit=40):
+        for dice in ((3,) * 5, (1,) * 6):
+            fast = generate.legal_plays(state.position, dice, game.rules)
+            ref = moves.legal_plays(state.position, dice, game.rules)
+            assert [p.result for p in fast] == [p.result for p in ref]
+            assert [str(p) for p in fast] == [str(p) for p in ref]
+
+
+@pytest.mark.parametrize("variant", ["classic", "acey-deucey"])
+def test_the_one_buffer_kernel_gives_the_rows_of_the_eleven_array_kernel(variant: str) -> None:
+    # generate_packed (what the game calls) and Generator.packed (generate_rows on its own
+    # work space) leave the same rows, for the game's dice and for every other roll
+    game = aceydeucey.load_game("backgammon", variant=variant)
+    params = generate.fast_params(game.rules)
+    buf = kernel.packed_buffer()
+    head = memoryview(buf).cast("B")
+    gen = kernel.Generator()
+    rolls = [(a, b) for a in range(1, 7) for b in range(1, a)] + [(d,) * 4 for d in range(1, 7)]
+    for i, state in enumerate(random_play_nodes(game, seed=5, limit=150)):
+        board = generate.to_board(state.position)
+        for dice in [generate._check_hand(state.dice)] + (rolls if i % 10 == 0 else []):
+            head[: kernel.SLOTS] = board.tobytes()
+            head[kernel.HEAD_DICE : kernel.HEAD_PARAMS] = bytes(dice).ljust(4, b"\0")
+            head[kernel.HEAD_PARAMS : kernel.HEAD_PARAMS + kernel.N_PARAMS] = bytes(
+                int(p) for p in params
+            )
+            n, used = kernel.generate_packed(buf)
+            rows, n_rows, used_rows = gen.packed(board, np.array(dice, dtype=np.int64), params)
+            start = kernel.B_ROWS * 8
+            assert (n, used) == (n_rows, used_rows)
+            assert head[start : start + n * kernel.ROW].tobytes() == rows

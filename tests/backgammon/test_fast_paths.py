@@ -142,3 +142,44 @@ def test_until_the_kernel_is_loaded_the_reference_answers_alike(monkeypatch) -> 
         assert not any(isinstance(p, generate._FastPlay) for p in waiting)
         assert [str(p) for p in waiting] == loaded
     assert generate.kernel_ready()
+
+
+@settings(max_examples=10, deadline=None, derandomize=True)
+@given(variant=st.sampled_from(["classic", "acey-deucey"]), seed=st.integers(0, 2**31))
+def test_a_board_turned_round_is_the_board_of_the_flipped_position(variant: str, seed: int) -> None:
+    for state in _nodes(variant, seed, 30):
+        board = generate.board_of(state.position)
+        assert generate.flipped_board_of(board) == generate.board_of(state.position.flip())
+        assert generate.flipped_board_of(generate.flipped_board_of(board)) == board
+
+
+def test_after_a_pass_the_opponent_rolls_from_the_same_position_turned_round() -> None:
+    # the pass keeps the kernel's board (turned round) instead of rebuilding the position:
+    # the next state is the one the plain transition gives
+    game = aceydeucey.load_game("backgammon", variant="classic")
+    rng = random.Random(4)
+    passes = 0
+    state: Any = game.new_initial_state()
+    while passes < 20:
+        if state.is_terminal():
+            state = game.new_initial_state()
+        actions = state.legal_actions()
+        action = actions[rng.randrange(len(actions))]
+        after = state.apply(action)
+        if state.phase == "play" and not action.moves:
+            passes += 1
+            assert after.phase == "roll" and after.mover == 1 - state.mover
+            assert after.position == state.position.flip()
+            assert after == state._evolve(
+                phase="roll",
+                mover=1 - state.mover,
+                position=state.position.flip(),
+                dice=(),
+                kind="",
+                chain=0,
+                extra=False,
+            )
+            assert after.observation(0) == BackgammonState.from_state_id(
+                game, after.state_id()
+            ).observation(0) | {"last_event": after.observation(0)["last_event"]}
+        state = after

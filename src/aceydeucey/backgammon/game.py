@@ -45,7 +45,13 @@ from aceydeucey.backgammon.board import (
     off_board_start,
     standard_start,
 )
-from aceydeucey.backgammon.generate import flipped_result, play_facts, position_of_board
+from aceydeucey.backgammon.generate import (
+    flipped_board_of,
+    flipped_result,
+    listed_play_facts,
+    play_facts,
+    position_of_board,
+)
 from aceydeucey.backgammon.moves import explain_steps, match_play
 from aceydeucey.backgammon.notation import (
     DoubleChoice,
@@ -255,12 +261,12 @@ class BackgammonState(State):
             plays = []
         elif "_board" in cache:  # the state keeps the kernel's board: the hot path
             rules = self.game.rules
-            dice = self.dice
+            dice = cache["dice"]
             plays = generate.board_plays(
                 cache["_board"],
                 dice,
                 rules,
-                self.gates[self.mover],
+                cache["gates"][cache["mover"]],
                 rules.bar_reentry_gate == "none" or _is_special(dice),
             )
         else:
@@ -370,17 +376,21 @@ class BackgammonState(State):
 
     def apply(self, action: Action | str, *, seat: int | None = None) -> BackgammonState:
         if seat is None:  # the common cases first: one of the listed plays, a shared roll
-            phase = self.phase
+            d = self.__dict__
+            phase = d["phase"]
             if phase == "play":
-                plays = self.__dict__.get("plays")
+                plays = d.get("plays")
                 if plays is None:
                     plays = self._plays()
+                facts = listed_play_facts(plays, action)
+                if facts is not None:
+                    return self._after_play(action, facts)
                 if isinstance(action, Play) and action in plays:
-                    return self._after_play(action)
+                    return self._after_play(action, play_facts(action))
             elif phase == "roll":
                 known = _ROLL_EVENTS.get(id(action))
                 if known is not None:
-                    return self._rolled(known[0], known[1][self.mover])
+                    return self._rolled(known[0], known[1][d["mover"]])
         after = super().apply(action, seat=seat)
         assert isinstance(after, BackgammonState)
         return after
@@ -389,7 +399,7 @@ class BackgammonState(State):
     def _apply(self, action: Action) -> BackgammonState:
         if self.phase == "play":
             assert isinstance(action, Play)
-            return self._after_play(action)
+            return self._after_play(action, play_facts(action))
         rules = self.game.rules
         if isinstance(action, Roll):
             return self._rolled(
@@ -442,14 +452,18 @@ class BackgammonState(State):
         _set_attribute(state, "__dict__", fields)
         return state
 
-    def _after_play(self, play: Play) -> BackgammonState:
-        rules = self.game.rules
+    def _after_play(
+        self, play: Action, facts: tuple[bool, tuple[int, ...], bytes | None]
+    ) -> BackgammonState:
+        """The state after ``play``, one of the legal plays, whose ``play_facts`` are
+        ``facts``."""
         d = self.__dict__
         mover, kind, dice = d["mover"], d["kind"], d["dice"]
-        ends, unused, board = play_facts(play)
+        ends, unused, board = facts
         # the play itself is kept: its text and hits are written out by observation(); a
         # play's event is kept compact, (PLAY_EVENT, seat, play, dice, dice kind)
         event = (PLAY_EVENT, mover, play, dice, kind)
+        rules = d["game"].rules
         if (
             board is not None
             and kind == "roll"
@@ -459,6 +473,7 @@ class BackgammonState(State):
             and not (dice == (2, 1) and rules.acey_deucey)
         ):
             return self._to_opponent(board, event)  # the common case: the opponent rolls
+        assert isinstance(play, Play)
         chain, gates = d["chain"], d["gates"]
         if ends:
             return self._evolve(
@@ -544,6 +559,8 @@ class BackgammonState(State):
                 )
         if board is not None:  # a kernel play: the next state keeps the kernel's board
             return self._to_opponent(board, event)
+        if not play.moves and "_board" in d:  # a pass: the same board, turned round
+            return self._to_opponent(flipped_board_of(d["_board"]), event)
         return self._evolve(
             phase="roll",
             mover=1 - mover,

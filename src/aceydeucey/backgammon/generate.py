@@ -3,14 +3,15 @@
 :func:`legal_plays` has the signature and the results of
 :func:`aceydeucey.backgammon.moves.legal_plays` (the readable reference): the
 same distinct resulting positions, each once, ``[pass]`` when nothing can be
-played.  It runs the Numba kernel of :mod:`aceydeucey.backgammon.fast` for
+played.  It runs the Numba kernel of :mod:`aceydeucey.backgammon.kernel` for
 every rule set except ``must_use_max_dice=False`` (free choice of how many
-dice to play), which goes to the reference.
+dice to play), which goes to the reference, as do hands of more than four dice
+(the kernel plays up to four).
 
 The kernel (and Numba, NumPy) is not imported with this module: the reference
 engine and everything above it load without Numba.  The first call starts a
 background thread that loads the kernel (compiling it after a fresh install,
-some 20 s; Numba's cache, next to the package, keeps it for later processes,
+a few seconds; Numba's cache, next to the package, keeps it for later processes,
 which load it in about a second) and, until it is ready, answers with the
 reference generator: the same plays in the same order, so the first move
 never waits.  :func:`warm_up` loads the kernel now (benchmarks, simulators),
@@ -49,10 +50,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "fast_params",
+    "flipped_board_of",
     "flipped_result",
     "is_fast",
     "kernel_ready",
     "legal_plays",
+    "listed_play_facts",
     "play_ends_game",
     "to_board",
     "warm_up",
@@ -83,54 +86,9 @@ def legal_plays(
     :func:`result_board`): the state keeps it, so that it need not be packed again;
     ``position`` may then be ``None`` (it is built only when needed).
     """
-    if not _KERNEL or not rules.must_use_max_dice:
-        # the reference: for free choice of dice, and until the kernel is loaded (its first
-        # compilation runs in a background thread, started here on first use)
-        if not _STARTED and rules.must_use_max_dice:
-            warm_up_in_background()
-        _check_hand(dice)
-        if position is None:
-            position = position_of_board(_required(board))
-        return moves.legal_plays(
-            position, dice, rules, may_enter=may_enter, may_reenter=may_reenter
-        )
-    hand = _HANDS.get(tuple(dice)) if not isinstance(dice, tuple) else _HANDS.get(dice)
-    if hand is None:
-        hand = _hand(dice)
-    ordered, dice_array = hand
-    on_bar = board[_BAR_SLOT] if board is not None else _required(position).bar[0]
-    if not ordered or not may_enter or (on_bar and not may_reenter):
-        return [_pass(position, board, ordered)]
-    try:
-        board_bytes, array, work, rows = _LOCAL.work
-    except AttributeError:
-        board_bytes, array, work, rows = _LOCAL.work = _work_space()
-    generate_rows = _KERNEL[0]
-    if board is not None:
-        board_bytes[:] = board
-    else:
-        assert position is not None
-        _PACK_INTO(
-            board_bytes,
-            0,
-            *position.points,
-            *position.bar,
-            *position.unentered,
-            *position.off,
-            0,
-            0,
-        )
-    entry = _PARAMS.get(id(rules))  # _params(rules), inline
-    params = entry[1] if entry is not None and entry[0] is rules else _params(rules)
-    n, used = generate_rows(array, dice_array, params, *work)
-    if n < 0:
-        raise RuntimeError("fast move generation overflowed its result table")
-    if used == 0:
-        return [_pass(position, board, ordered)]
-    unused = _UNUSED.get((ordered, used))  # _unused(ordered, used), inline
-    if unused is None:
-        unused = _unused(ordered, used)
-    return _Plays(rows[: n * ROW].tobytes(), n, unused)
+    if board is None:
+        board = board_of(_required(position))
+    return board_plays(board, tuple(dice), rules, may_enter, may_reenter, position)
 
 
 def board_plays(
@@ -139,34 +97,57 @@ def board_plays(
     rules: BackgammonRules,
     may_enter: bool,
     may_reenter: bool,
+    position: Position | None = None,
 ) -> Sequence[Play]:
-    """:func:`legal_plays` from the kernel's board of a state (positional: the hot path)."""
-    if not _KERNEL or not rules.must_use_max_dice:
-        return legal_plays(
-            None, dice, rules, may_enter=may_enter, may_reenter=may_reenter, board=board
-        )
-    hand = _HANDS.get(dice)
+    """:func:`legal_plays` from the kernel's board of a state (positional: the hot path).
+
+    ``position``, when known, is the board's :class:`Position` (a pass keeps it).
+    """
+    if not _KERNEL:
+        return _reference(position, board, dice, rules, may_enter, may_reenter)
+    entry = _RULES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        entry = _rules_entry(rules)
+    hand = entry[2].get(dice)
     if hand is None:
-        hand = _hand(dice)
-    ordered, dice_array = hand
-    if not may_enter or (board[_BAR_SLOT] and not may_reenter):
-        return [_pass(None, board, ordered)]
+        hand = _kernel_hand(entry, dice)
+        if hand is None:  # free choice of dice, or more dice than the kernel takes
+            return _reference(position, board, dice, rules, may_enter, may_reenter)
+    ordered = hand[0]
+    if not ordered or not may_enter or (board[_BAR_SLOT] and not may_reenter):
+        return [_pass(position, board, ordered)]
     try:
-        board_bytes, array, work, rows = _LOCAL.work
+        buf, head, rows = _LOCAL.space
     except AttributeError:
-        board_bytes, array, work, rows = _LOCAL.work = _work_space()
-    board_bytes[:] = board
-    entry = _PARAMS.get(id(rules))  # _params(rules), inline
-    params = entry[1] if entry is not None and entry[0] is rules else _params(rules)
-    n, used = _KERNEL[0](array, dice_array, params, *work)
+        buf, head, rows = _LOCAL.space = _packed_space()
+    # the kernel's one argument: the board, then the dice and the parameters, in its header
+    head[:SLOTS] = board
+    head[SLOTS:_HEAD_END] = hand[1]
+    n, used = _KERNEL[0](buf)
     if n < 0:
         raise RuntimeError("fast move generation overflowed its result table")
     if used == 0:
-        return [_pass(None, board, ordered)]
-    unused = _UNUSED.get((ordered, used))  # _unused(ordered, used), inline
-    if unused is None:
-        unused = _unused(ordered, used)
-    return _Plays(rows[: n * ROW].tobytes(), n, unused)
+        return [_pass(position, board, ordered)]
+    return _Plays(rows[: n * ROW].tobytes(), n, hand[2][used])
+
+
+def _reference(
+    position: Position | None,
+    board: bytes,
+    dice: Sequence[int],
+    rules: BackgammonRules,
+    may_enter: bool,
+    may_reenter: bool,
+) -> Sequence[Play]:
+    """The reference generator: for free choice of dice, more than four dice, and until the
+    kernel is loaded (its first compilation runs in a background thread, started here on
+    first use)."""
+    if not _STARTED and rules.must_use_max_dice:
+        warm_up_in_background()
+    _check_hand(dice)
+    if position is None:
+        position = position_of_board(board)
+    return moves.legal_plays(position, dice, rules, may_enter=may_enter, may_reenter=may_reenter)
 
 
 def flipped_result(play: Play) -> Position:
@@ -201,14 +182,36 @@ def flipped_board(play: Play) -> bytes | None:
 
 def play_facts(play: Play) -> tuple[bool, tuple[int, ...], bytes | None]:
     """``(play_ends_game(play), play.unused, flipped_board(play))`` in one call."""
-    if not isinstance(play, _FastPlay):
+    facts = listed_play_facts(play[0], play) if isinstance(play, _FastPlay) else None
+    if facts is None:
         return play.result.off[0] == CHECKERS, play.unused, None
+    return facts
+
+
+def listed_play_facts(
+    plays: Sequence[Play], play: object
+) -> tuple[bool, tuple[int, ...], bytes] | None:
+    """:func:`play_facts` of ``play`` if it is one of the kernel's ``plays`` as listed (the
+    state's own list, whose indexing made it), else ``None``: the membership test and the
+    facts of the hot path in one call."""
+    if not isinstance(play, _FastPlay):
+        return None
     batch = play[0]
     data: bytes = batch.data
+    either = batch.unused
+    if batch is not plays:
+        return None
     start = play[1] * ROW
-    unused = batch.unused[0] if data[start + ROW_HIGH] else batch.unused[1]
+    unused = either[0] if data[start + ROW_HIGH] else either[1]
     flipped = start + ROW_FLIPPED
     return data[start + _OFF_SLOT] == CHECKERS, unused, data[flipped : flipped + SLOTS]
+
+
+def flipped_board_of(board: bytes) -> bytes:
+    """The kernel's board ``board`` (32 bytes) seen from the other side."""
+    return board[23::-1].translate(_NEGATED) + bytes(
+        (board[25], board[24], board[27], board[26], board[29], board[28], 0, 0)
+    )
 
 
 def board_of(position: Position) -> bytes:
@@ -290,12 +293,13 @@ def warm_up() -> bool:
 
         layout = (kernel.SLOTS, kernel.ROW, kernel.ROW_FLIPPED, kernel.ROW_PATH, kernel.ROW_HIGH)
         assert layout == (SLOTS, ROW, ROW_FLIPPED, ROW_PATH, ROW_HIGH)
-        import numpy as np
-
-        board = to_board(Position((0,) * 23 + (15,), (0, 0), (0, 0), (0, 0)))
-        work = kernel.Generator().work_space
-        kernel.generate_rows(board, np.array([2, 1], dtype=np.int64), _params_any(), *work)
-        _KERNEL.append(kernel.generate_rows)
+        assert (kernel.HEAD_DICE, kernel.HEAD_PARAMS) == (SLOTS, _HEAD)
+        assert _HEAD_END - _HEAD == kernel.N_PARAMS
+        buf, head, _ = _packed_space(kernel)
+        head[:SLOTS] = board_of(Position((0,) * 23 + (15,), (0, 0), (0, 0), (0, 0)))
+        head[SLOTS:_HEAD] = bytes((2, 1, 0, 0))
+        kernel.generate_packed(buf)
+        _KERNEL.append(kernel.generate_packed)
     return True
 
 
@@ -312,12 +316,6 @@ def warm_up_in_background() -> threading.Thread | None:
     thread = threading.Thread(target=warm_up, name="backgammon-kernel", daemon=True)
     thread.start()
     return thread
-
-
-def _params_any() -> np.ndarray[Any, np.dtype[np.int64]]:
-    from aceydeucey.backgammon.kernel import move_params
-
-    return move_params()
 
 
 # -- lazy plays -------------------------------------------------------------------
@@ -467,13 +465,13 @@ class _Plays(Sequence[Play]):
 
 # -- caches and helpers -------------------------------------------------------------
 
-#: per thread: a generator (its work space) and the board buffer handed to the kernel
+#: per thread: the kernel's buffer and views of it (``space``, see :func:`_packed_space`)
 _LOCAL = threading.local()
 #: byte translation table of negation (two's complement)
 _NEGATED = bytes(-i & 0xFF for i in range(256))
 _POINTS = struct.Struct("24b").unpack
 _COUNTS = struct.Struct("6b").unpack_from
-#: the kernel's ``generate_rows`` once loaded (see :func:`warm_up`); empty before
+#: the kernel's ``generate_packed`` once loaded (see :func:`warm_up`); empty before
 _KERNEL: list[Any] = []
 _LOADING = threading.Lock()
 #: holds ``True`` once the kernel was found unloadable (no Numba): the reference serves
@@ -490,10 +488,19 @@ _BAR_SLOT = 24
 _PACK_INTO = struct.Struct(f"{SLOTS}b").pack_into
 _BOARD_ROW = struct.Struct("30b").unpack_from
 _PATH_ROW = struct.Struct("12b").unpack_from
-_PARAMS: dict[int, tuple[BackgammonRules, np.ndarray[Any, np.dtype[np.int64]]]] = {}
-_HANDS: dict[tuple[int, ...], tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]] = {}
-#: :func:`_unused` of each (dice, used), made once
-_UNUSED: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+#: bytes of the one-buffer kernel's header: the board (``SLOTS``), the dice up to
+#: ``_HEAD``, the parameters up to ``_HEAD_END`` (``kernel.HEAD_*``, checked on loading)
+_HEAD = SLOTS + 4
+_HEAD_END = _HEAD + 6
+#: a hand of dice for the kernel: (the dice high to low, the header's bytes after the
+#: board, and the dice left unplayed by a play of ``used`` dice, indexed by ``used``:
+#: (if it used the higher die, otherwise))
+_Hand = tuple[tuple[int, ...], bytes, list[tuple[tuple[int, ...], tuple[int, ...]]]]
+#: per rules object (by id): (the rules, the kernel's parameters, the hands seen)
+_RulesEntry = tuple[
+    BackgammonRules, "np.ndarray[Any, np.dtype[np.int64]]", dict[tuple[int, ...], _Hand]
+]
+_RULES: dict[int, _RulesEntry] = {}
 #: hands of dice already checked, each with its dice ordered high to low
 _CHECKED: dict[tuple[int, ...], tuple[int, ...]] = {}
 #: every Move value, shared (they are immutable): _MOVES[src][dst][hit]
@@ -520,27 +527,47 @@ def _short_text(path: tuple[int, ...]) -> str:
     return f"{first}(2)" if first == second else f"{first} {second}"
 
 
-def _work_space() -> tuple[
-    bytearray, np.ndarray[Any, np.dtype[np.int8]], tuple[np.ndarray[Any, Any], ...], memoryview
-]:
-    """This thread's board buffer (bytes and array), kernel work space and rows (as bytes)."""
-    import numpy as np
-
-    from aceydeucey.backgammon.kernel import Generator
-
-    data = bytearray(SLOTS)
-    work = Generator().work_space
-    return data, np.frombuffer(data, dtype=np.int8), work, work[-1].data.cast("B")
+def _packed_space(
+    kernel: Any = None,
+) -> tuple[np.ndarray[Any, np.dtype[np.int64]], memoryview, memoryview]:
+    """A buffer for the one-buffer kernel, with views of its header and its rows as bytes
+    (one per thread: ``_LOCAL.space``)."""
+    if kernel is None:
+        from aceydeucey.backgammon import kernel
+    buf = kernel.packed_buffer()
+    data = memoryview(buf).cast("B")
+    return buf, data[:_HEAD_END], data[kernel.B_ROWS * 8 :]
 
 
 def _params(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
-    entry = _PARAMS.get(id(rules))
+    """The kernel's parameters of ``rules`` (made once per rules object)."""
+    entry = _RULES.get(id(rules))
     if entry is None or entry[0] is not rules:
-        if len(_PARAMS) >= 256:
-            _PARAMS.clear()
-        entry = (rules, fast_params(rules))
-        _PARAMS[id(rules)] = entry
+        entry = _rules_entry(rules)
     return entry[1]
+
+
+def _rules_entry(rules: BackgammonRules) -> _RulesEntry:
+    """``_RULES``' entry of ``rules``, made now."""
+    if len(_RULES) >= 256:
+        _RULES.clear()
+    entry: _RulesEntry = (rules, fast_params(rules), {})
+    _RULES[id(rules)] = entry
+    return entry
+
+
+def _kernel_hand(entry: _RulesEntry, dice: tuple[int, ...]) -> _Hand | None:
+    """The hand of ``dice`` under ``entry``'s rules, kept; ``None`` where the kernel does not
+    serve: free choice of how many dice to play, or more than four dice."""
+    ordered = _check_hand(dice)
+    if not entry[0].must_use_max_dice or len(ordered) > 4:
+        return None
+    header = bytes(ordered).ljust(4, b"\0") + bytes(int(p) for p in entry[1])
+    unused = [_unused_of(ordered, used) for used in range(len(ordered) + 1)]
+    hand = (ordered, header, unused)
+    if len(entry[2]) < 4096:
+        entry[2][dice] = hand
+    return hand
 
 
 def _check_hand(dice: Sequence[int]) -> tuple[int, ...]:
@@ -558,26 +585,6 @@ def _check_hand(dice: Sequence[int]) -> tuple[int, ...]:
     if len(_CHECKED) < 4096:
         _CHECKED[key] = ordered
     return ordered
-
-
-def _hand(dice: Sequence[int]) -> tuple[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]]:
-    import numpy as np
-
-    key = tuple(dice)
-    ordered = _check_hand(key)
-    hand = (ordered, np.array(ordered, dtype=np.int64))
-    if len(_HANDS) < 4096:
-        _HANDS[key] = hand
-    return hand
-
-
-def _unused(dice: tuple[int, ...], used: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Dice left unplayed by a play using ``used`` dice: (if it used the higher, otherwise)."""
-    key = (dice, used)
-    known = _UNUSED.get(key)
-    if known is None:
-        known = _UNUSED[key] = _unused_of(dice, used)
-    return known
 
 
 def _unused_of(dice: tuple[int, ...], used: int) -> tuple[tuple[int, ...], tuple[int, ...]]:

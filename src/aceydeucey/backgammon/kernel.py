@@ -54,11 +54,21 @@ under the hit gate, or when a checker may bear off before another enters,
 where every order is followed), so no position is lost and the tree shrinks by
 an order of magnitude.  Only the plays using the most dice survive, and when
 only one die of two can be used the higher one must be, if it can.
+
+Calling it
+----------
+:func:`generate_rows` takes the board, the dice, the parameters and the work
+space as eleven arrays (a :class:`Generator` holds them).  The game calls
+:func:`generate_packed` instead: one int64 buffer (:func:`packed_buffer`) holds
+all of it, since Numba checks and unboxes each array argument of a call from
+Python.  The kernels run without Numba's reference counting (see
+``_kernel_jit``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 from numba import njit
@@ -68,6 +78,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BAR",
+    "B_ROWS",
+    "HEAD_DICE",
+    "HEAD_PARAMS",
     "N_PARAMS",
     "P_BEAROFF_EXACT",
     "P_BEAROFF_NEEDS_ENTERED",
@@ -84,10 +97,14 @@ __all__ = [
     "STOCK",
     "Generator",
     "flip_board",
+    "generate_packed",
     "generate_rows",
     "move_params",
     "move_params_of",
+    "packed_buffer",
 ]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 SLOTS = 32  # 30 counts and two zero pads: a board is four int64 words
 WORDS = SLOTS // 8
@@ -261,6 +278,19 @@ def flip_board(board: np.ndarray[Any, np.dtype[np.int8]]) -> np.ndarray[Any, np.
 # kernels
 # =============================================================================
 
+#: Numba's options for the move-generation kernels: compiled once into Numba's cache, and
+#: without its reference counting (``_nrt``, the remedy Numba's developers give in
+#: numba/numba#2345 and #2350).  Counting the references to every array a loop hands
+#: around costs an atomic operation each time, several times the search itself; these
+#: kernels allocate nothing, so they have nothing to count.
+_KERNEL_OPTIONS: dict[str, Any] = {"cache": True, "_nrt": False}
+
+
+def _kernel_jit(function: _F) -> _F:
+    """``njit`` with :data:`_KERNEL_OPTIONS` (typed for mypy, which does not know ``_nrt``)."""
+    compiled: _F = njit(**_KERNEL_OPTIONS)(function)
+    return compiled
+
 
 @njit(cache=True)
 def _flip_into(board: Any, out: Any) -> None:
@@ -276,260 +306,7 @@ def _flip_into(board: Any, out: Any) -> None:
     out[31] = 0
 
 
-@njit(cache=True, inline="always")
-def _can_move(stack: Any, r: int, src: int, die: int, params: Any, may_bear_off: bool) -> int:
-    """-1 if moving one checker of row ``r`` from ``src`` by ``die`` is illegal, else its dst.
-
-    The caller tries the bar alone while a checker of mine is on it, and passes
-    whether row ``r`` may bear off (:func:`_all_home`).
-    """
-    if src >= BAR:
-        # entering: from the bar, or from off the board
-        if stack[r, 24 if src == BAR else 26] <= 0:
-            return -1
-        dst = 25 - die
-        v = stack[r, dst - 1]
-        if v < -1:
-            return -1
-        if v == -1 and params[P_HIT_NEEDS_HOME] == 1 and not _has_home(stack, r):
-            return -1
-        return dst
-    dst = src - die
-    hold = params[P_HOLD_BACK]
-    unentered = hold != HOLD_NONE and stack[r, 26] > 0
-    if dst >= 1:
-        v = stack[r, dst - 1]
-        if v < -1:
-            return -1
-        if unentered and (hold == HOLD_ALL or dst < 13):
-            return -1
-        if params[P_FROZEN_HOME] == 1 and src <= 6:
-            return -1
-        if v == -1 and params[P_HIT_NEEDS_HOME] == 1 and not _has_home(stack, r):
-            return -1
-        return dst
-    if not may_bear_off or (unentered and hold == HOLD_ALL):
-        return -1
-    if dst == 0:
-        return 0
-    if params[P_BEAROFF_EXACT] == 1:
-        return -1
-    for i in range(src, 6):
-        if stack[r, i] > 0:
-            return -1
-    return 0
-
-
-@njit(cache=True, inline="always")
-def _all_home(stack: Any, r: int, params: Any) -> bool:
-    """Whether row ``r`` may bear off: my checkers all home, off (or unentered if allowed)."""
-    if stack[r, 24] > 0 or (stack[r, 26] > 0 and params[P_BEAROFF_NEEDS_ENTERED] == 1):
-        return False
-    for i in range(6, 24):  # noqa: SIM110 (a plain loop for Numba)
-        if stack[r, i] > 0:
-            return False
-    return True
-
-
-@njit(cache=True, inline="always")
-def _has_home(stack: Any, r: int) -> bool:
-    if stack[r, 28] > 0:
-        return True
-    for i in range(6):  # noqa: SIM110 (a plain loop for Numba)
-        if stack[r, i] > 0:
-            return True
-    return False
-
-
-@njit(cache=True, inline="always")
-def _do_move(stack: Any, r: int, src: int, dst: int) -> int:
-    """Move one checker in place on row ``r``; 1 if it hit a blot."""
-    if src == BAR:
-        stack[r, 24] -= 1
-    elif src == STOCK:
-        stack[r, 26] -= 1
-    else:
-        stack[r, src - 1] -= 1
-    if dst == 0:
-        stack[r, 28] += 1
-        return 0
-    if stack[r, dst - 1] == -1:
-        stack[r, dst - 1] = 1
-        stack[r, 25] += 1
-        return 1
-    stack[r, dst - 1] += 1
-    return 0
-
-
-@njit(cache=True, inline="always")
-def _record(
-    stack: Any,
-    s64: Any,
-    r: int,
-    used: int,
-    high: int,
-    path: Any,
-    pos: Any,
-    p64: Any,
-    moves: Any,
-    meta: Any,
-    table: Any,
-    n: int,
-) -> int:
-    """Add row ``r`` as a leaf to the result table; the new number of results (-1: full)."""
-    h = np.int64(1469598103934665603)
-    for w in range(WORDS):
-        h = (h ^ s64[r, w]) * np.int64(1099511628211)
-    h ^= h >> 29
-    slot = h & (_TABLE - 1)
-    while table[slot] != -1:
-        idx = table[slot]
-        if meta[idx, 0] == h:
-            same = True
-            for w in range(WORDS):
-                if p64[idx, w] != s64[r, w]:
-                    same = False
-                    break
-            if same:
-                if used > meta[idx, 1]:
-                    # a longer way to the same place (bearing off with a higher die)
-                    meta[idx, 1] = used
-                    for i in range(_MOVE_COLS):
-                        moves[idx, i] = path[i] if i < 3 * used else 0
-                if high > meta[idx, 2]:
-                    meta[idx, 2] = high
-                return n
-        slot = (slot + 1) & (_TABLE - 1)
-    if n >= _CAP:
-        return -1
-    table[slot] = n
-    for w in range(WORDS):
-        p64[n, w] = s64[r, w]
-    for i in range(_MOVE_COLS):
-        moves[n, i] = path[i] if i < 3 * used else 0
-    meta[n, 0] = h
-    meta[n, 1] = used
-    meta[n, 2] = high
-    meta[n, 3] = slot
-    return n + 1
-
-
-@njit(cache=True)
-def _search(
-    stack: Any,
-    s64: Any,
-    seq: Any,
-    nd: int,
-    ordered: bool,
-    swapped: bool,
-    high_die: int,
-    params: Any,
-    pos: Any,
-    p64: Any,
-    moves: Any,
-    meta: Any,
-    table: Any,
-    aux: Any,
-    n: int,
-) -> int:
-    """Depth-first search of the dice in order ``seq`` from row 0 of ``stack``.
-
-    ``swapped`` marks the second search of two different dice (lower die
-    first): it skips the plays the first search has certainly found.
-
-    Returns the new result count (-1 when the table is full).
-    """
-    next_src = aux[0:5]
-    found = aux[5:10]
-    path = aux[10 : 10 + _MOVE_COLS]
-    next_src[0] = 26
-    found[0] = 0
-    depth = 0
-    while depth >= 0:
-        if depth == nd:
-            high = 1 if (nd == 1 and seq[0] == high_die) else 0
-            n = _record(stack, s64, depth, nd, high, path, pos, p64, moves, meta, table, n)
-            if n < 0:
-                return -1
-            depth -= 1
-            continue
-        die = seq[depth]
-        rank = next_src[depth]
-        moved = False
-        # while a checker of mine is on the bar, nothing else moves
-        lowest = 26 if stack[depth, 24] > 0 else 1
-        bear = -1  # whether this node may bear off: worked out when first needed
-        while rank >= lowest:
-            # sources by rank: the bar first, then off the board, then 24..1
-            if rank <= 24:
-                src = rank
-                if stack[depth, src - 1] <= 0:
-                    rank -= 1
-                    continue
-            else:
-                src = BAR if rank == 26 else STOCK
-            if bear < 0 and src <= die:
-                bear = 1 if _all_home(stack, depth, params) else 0
-            dst = _can_move(stack, depth, src, die, params, bear == 1)
-            if dst >= 0 and swapped and depth == 1 and _same_as_first_order(path, src, dst, params):
-                found[depth] = 1  # the first order reached this play already
-                rank -= 1
-                continue
-            if dst >= 0:
-                for w in range(WORDS):
-                    s64[depth + 1, w] = s64[depth, w]
-                hit = _do_move(stack, depth + 1, src, dst)
-                path[3 * depth] = src
-                path[3 * depth + 1] = dst
-                path[3 * depth + 2] = hit
-                next_src[depth] = rank - 1
-                found[depth] = 1
-                next_src[depth + 1] = rank if ordered else 26
-                found[depth + 1] = 0
-                depth += 1
-                moved = True
-                if depth < nd and _all_home(stack, depth, params):
-                    # a partial play can reach a full play's position when bearing
-                    # off; record it where the reference meets it, to keep its order
-                    high = 1 if (depth == 1 and seq[0] == high_die) else 0
-                    n = _record(
-                        stack, s64, depth, depth, high, path, pos, p64, moves, meta, table, n
-                    )
-                    if n < 0:
-                        return -1
-                break
-            rank -= 1
-        if moved:
-            continue
-        if found[depth] == 0:
-            high = 1 if (depth == 1 and seq[0] == high_die) else 0
-            n = _record(stack, s64, depth, depth, high, path, pos, p64, moves, meta, table, n)
-            if n < 0:
-                return -1
-        depth -= 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def _same_as_first_order(path: Any, src: int, dst: int, params: Any) -> bool:
-    """Whether the two moves (``path``'s first, then ``src`` to ``dst``) also play the other way.
-
-    True when the second move neither continues the first checker's journey
-    nor bears off, the first came from a point (not the bar or off the board)
-    and did not bear off (an entering move played first could forbid that
-    bear-off), and no hit gate is in force: then the first search, which tries the
-    higher die first, played the same two moves in the other order.
-    """
-    return (
-        src != path[1]
-        and dst >= 1
-        and 1 <= path[0] <= 24
-        and path[1] >= 1
-        and params[P_HIT_NEEDS_HOME] == 0
-    )
-
-
-@njit(cache=True)
+@_kernel_jit
 def _generate(
     board: Any,
     dice: Any,
@@ -545,9 +322,24 @@ def _generate(
     """All distinct legal plays; fills ``keep`` with their indices. Returns (count, used).
 
     ``work`` is a (5, 4) int64 scratch board stack, ``aux`` 32 int64 of scratch.
+
+    One function with no calls in its loop, on purpose: Numba counts references to
+    every array handed to a helper, even an inlined one, and those atomic counts cost
+    more than the search itself.  The steps are marked in place.
+
+    The search runs once per order of the dice (the higher die first, then, for two
+    different dice, the lower), depth first from row 0 of the stack; row ``d`` is the
+    board after ``d`` moves.  A leaf is recorded in the result table: a full play
+    (every die used), a dead end (no move left), and a partial play whose board may
+    bear off (a partial play can then reach a full play's position: it is recorded
+    where the reference generator meets it, on entering the node, to keep its order).
     """
     nd = dice.shape[0]
-    seq = aux[24:28]
+    next_src = aux[0:5]  # per depth: the next source rank to try
+    found = aux[5:10]  # per depth: whether a move was found there
+    path = aux[10 : 10 + _MOVE_COLS]  # the moves made so far, (src, dst, hit) each
+    seq = aux[24:28]  # the dice in the order searched
+    home = aux[28:32]  # per depth below nd: may that row bear off (-1: not known yet)
     for i in range(nd):
         seq[i] = dice[i]
     doubles = True
@@ -557,28 +349,199 @@ def _generate(
     high_die = 0
     if not doubles:
         high_die = max(dice[0], dice[1])
+    exact = params[P_BEAROFF_EXACT] == 1
+    hold = params[P_HOLD_BACK]
+    frozen = params[P_FROZEN_HOME] == 1
+    needs_entered = params[P_BEAROFF_NEEDS_ENTERED] == 1
+    hit_gate = params[P_HIT_NEEDS_HOME] == 1
     # the source-ordered search of doubles is exact unless a lower move can
     # enable a higher one, which only the hit gate allows
     # (or bearing off before entering, when unentered checkers do not block it)
-    ordered = (
-        doubles
-        and params[P_HIT_NEEDS_HOME] == 0
-        and not (board[26] > 0 and params[P_BEAROFF_NEEDS_ENTERED] == 0)
-    )
+    ordered = doubles and not hit_gate and not (board[26] > 0 and not needs_entered)
     s64 = work
     stack = work.view(np.int8)
     p64 = pos.view(np.int64)
     for i in range(30):
         stack[0, i] = board[i]
-    n = _search(
-        stack, s64, seq, nd, ordered, False, high_die, params, pos, p64, moves, meta, table, aux, 0
-    )
-    if n >= 0 and not doubles:
-        seq[0] = dice[1]
-        seq[1] = dice[0]
-        n = _search(
-            stack, s64, seq, nd, False, True, high_die, params, pos, p64, moves, meta, table, aux, n
-        )
+    n = 0
+    for order in range(1 if doubles else 2):
+        swapped = order == 1
+        if swapped:
+            # lower die first: skip the plays the first order has certainly found
+            seq[0] = dice[1]
+            seq[1] = dice[0]
+        next_src[0] = 26
+        found[0] = 0
+        home[0] = -1
+        depth = 0
+        while depth >= 0:
+            record = False
+            pop = False
+            if depth == nd:  # a full play
+                record = True
+                pop = True
+            elif home[depth] < 0:
+                # first visit: may this row bear off? (all my checkers home or off, or
+                # unentered where that does not block it)
+                may_bear = 1
+                if stack[depth, 24] > 0 or (stack[depth, 26] > 0 and needs_entered):
+                    may_bear = 0
+                else:
+                    for i in range(6, 24):
+                        if stack[depth, i] > 0:
+                            may_bear = 0
+                            break
+                home[depth] = may_bear
+                record = may_bear == 1 and depth > 0  # a partial play that may bear off
+            else:
+                die = seq[depth]
+                rank = next_src[depth]
+                moved = False
+                may_bear_off = home[depth] == 1
+                unentered = hold != HOLD_NONE and stack[depth, 26] > 0
+                # while a checker of mine is on the bar, nothing else moves
+                lowest = 26 if stack[depth, 24] > 0 else 1
+                while rank >= lowest:
+                    # sources by rank: the bar first, then off the board, then 24..1
+                    # -- the destination of one checker from src by die, -1 if illegal
+                    dst = -1
+                    if rank <= 24:
+                        src = rank
+                        if stack[depth, src - 1] <= 0:
+                            rank -= 1
+                            continue
+                        to = src - die
+                        if to >= 1:
+                            if not (
+                                (unentered and (hold == HOLD_ALL or to < 13))
+                                or (frozen and src <= 6)
+                            ):
+                                dst = to
+                        elif may_bear_off and not (unentered and hold == HOLD_ALL):
+                            if to == 0:
+                                dst = 0
+                            elif not exact:
+                                # a higher die bears off from the highest point only
+                                dst = 0
+                                for i in range(src, 6):
+                                    if stack[depth, i] > 0:
+                                        dst = -1
+                                        break
+                    else:  # entering: from the bar (rank 26), or from off the board
+                        src = BAR if rank == 26 else STOCK
+                        if stack[depth, 24 if src == BAR else 26] > 0:
+                            dst = 25 - die
+                    if dst >= 1:  # onto a point: not a made point; a hit may be gated
+                        v = stack[depth, dst - 1]
+                        if v < -1:
+                            dst = -1
+                        elif v == -1 and hit_gate:
+                            has_home = stack[depth, 28] > 0
+                            for i in range(6):
+                                if stack[depth, i] > 0:
+                                    has_home = True
+                                    break
+                            if not has_home:
+                                dst = -1
+                    if dst < 0:
+                        rank -= 1
+                        continue
+                    if (
+                        swapped
+                        and depth == 1
+                        and src != path[1]
+                        and dst >= 1
+                        and 1 <= path[0] <= 24
+                        and path[1] >= 1
+                        and not hit_gate
+                    ):
+                        # the two moves also play the other way round (the second
+                        # neither continues the first checker's journey nor bears off,
+                        # the first came from a point and did not bear off): the first
+                        # order, higher die first, reached this play already
+                        found[depth] = 1
+                        rank -= 1
+                        continue
+                    # -- move one checker on a copy of the row, one deeper
+                    up = depth + 1
+                    for w in range(WORDS):
+                        s64[up, w] = s64[depth, w]
+                    if src == BAR:
+                        stack[up, 24] -= 1
+                    elif src == STOCK:
+                        stack[up, 26] -= 1
+                    else:
+                        stack[up, src - 1] -= 1
+                    hit = 0
+                    if dst == 0:
+                        stack[up, 28] += 1
+                    elif stack[up, dst - 1] == -1:
+                        stack[up, dst - 1] = 1
+                        stack[up, 25] += 1
+                        hit = 1
+                    else:
+                        stack[up, dst - 1] += 1
+                    path[3 * depth] = src
+                    path[3 * depth + 1] = dst
+                    path[3 * depth + 2] = hit
+                    next_src[depth] = rank - 1
+                    found[depth] = 1
+                    next_src[up] = rank if ordered else 26
+                    found[up] = 0
+                    if up < nd:
+                        home[up] = -1
+                    depth = up
+                    moved = True
+                    break
+                if not moved:
+                    pop = True
+                    record = found[depth] == 0  # a dead end
+            if record:
+                # -- add row ``depth`` (a play of ``depth`` dice) to the result table
+                high = 1 if (depth == 1 and seq[0] == high_die) else 0
+                h = np.int64(1469598103934665603)
+                for w in range(WORDS):
+                    h = (h ^ s64[depth, w]) * np.int64(1099511628211)
+                h ^= h >> 29
+                slot = h & (_TABLE - 1)
+                known = False
+                while table[slot] != -1:
+                    idx = table[slot]
+                    if meta[idx, 0] == h:
+                        known = True
+                        for w in range(WORDS):
+                            if p64[idx, w] != s64[depth, w]:
+                                known = False
+                                break
+                        if known:
+                            if depth > meta[idx, 1]:
+                                # a longer way to the same place (bearing off with a
+                                # higher die)
+                                meta[idx, 1] = depth
+                                for i in range(_MOVE_COLS):
+                                    moves[idx, i] = path[i] if i < 3 * depth else 0
+                            if high > meta[idx, 2]:
+                                meta[idx, 2] = high
+                            break
+                    slot = (slot + 1) & (_TABLE - 1)
+                if not known:
+                    if n >= _CAP:
+                        n = -1
+                        break
+                    table[slot] = n
+                    for w in range(WORDS):
+                        p64[n, w] = s64[depth, w]
+                    for i in range(_MOVE_COLS):
+                        moves[n, i] = path[i] if i < 3 * depth else 0
+                    meta[n, 0] = h
+                    meta[n, 1] = depth
+                    meta[n, 2] = high
+                    meta[n, 3] = slot
+                    n += 1
+            if pop:
+                depth -= 1
+        if n < 0:
+            break
     if n < 0:
         table[:] = -1
         return -1, 0
@@ -600,7 +563,7 @@ def _generate(
     return k, best
 
 
-@njit(cache=True)
+@_kernel_jit
 def _generate_rows(
     board: Any,
     dice: Any,
@@ -635,6 +598,71 @@ def _generate_rows(
         rows[j, ROW_HIGH] = meta[i, 2]
     return k, best
 
+
+# -- the one-buffer entry point ------------------------------------------------------
+# A call from Python pays for every array argument (Numba types and unboxes each): the
+# game's generator hands :func:`_generate_packed` a single int64 buffer that holds the
+# board, the dice, the parameters and the whole work space (see :func:`packed_buffer`).
+
+#: byte offsets of the header (the first words of the buffer): the board, then the dice
+#: (up to four, zero after the last), then the parameters, one byte each
+HEAD_DICE = SLOTS
+HEAD_PARAMS = SLOTS + 4
+#: word offsets of the buffer's regions
+_B_DICE = 8  # the dice as int64 (4 words)
+_B_PARAMS = _B_DICE + 4  # the parameters as int64 (N_PARAMS words, 8 kept)
+_B_POS = _B_PARAMS + 8
+_B_MOVES = _B_POS + _CAP * WORDS
+_B_META = _B_MOVES + _CAP * _MOVE_COLS // 8
+_B_TABLE = _B_META + _CAP * 4
+_B_KEEP = _B_TABLE + _TABLE
+_B_WORK = _B_KEEP + _CAP
+_B_AUX = _B_WORK + 5 * WORDS
+#: word offset of the rows (``ROW`` bytes each) the call leaves its plays in
+B_ROWS = _B_AUX + 32
+B_WORDS = B_ROWS + _CAP * ROW // 8
+
+
+def packed_buffer() -> np.ndarray[Any, np.dtype[np.int64]]:
+    """A fresh buffer for :func:`generate_packed` (its hash table empty)."""
+    buf = np.zeros(B_WORDS, dtype=np.int64)
+    buf[_B_TABLE : _B_TABLE + _TABLE] = -1
+    return buf
+
+
+@_kernel_jit
+def _generate_packed(buf: Any) -> tuple[int, int]:
+    """:func:`_generate_rows` with every argument in one buffer (see :func:`packed_buffer`).
+
+    Python writes the header's bytes (board, dice, parameters); the ``n`` plays are left
+    in the rows from word :data:`B_ROWS` on.  Returns ``(n, used)``; ``n`` is -1 on
+    overflow.
+    """
+    head = buf[:_B_DICE].view(np.int8)
+    nd = 0
+    while nd < 4 and head[HEAD_DICE + nd] != 0:
+        buf[_B_DICE + nd] = head[HEAD_DICE + nd]
+        nd += 1
+    for i in range(N_PARAMS):
+        buf[_B_PARAMS + i] = head[HEAD_PARAMS + i]
+    n, used = _generate_rows(
+        head[:SLOTS],
+        buf[_B_DICE : _B_DICE + nd],
+        buf[_B_PARAMS : _B_PARAMS + N_PARAMS],
+        buf[_B_POS:_B_MOVES].reshape((_CAP, WORDS)).view(np.int8),
+        buf[_B_MOVES:_B_META].view(np.int8).reshape((_CAP, _MOVE_COLS)),
+        buf[_B_META:_B_TABLE].reshape((_CAP, 4)),
+        buf[_B_TABLE:_B_KEEP],
+        buf[_B_KEEP:_B_WORK],
+        buf[_B_WORK:_B_AUX].reshape((5, WORDS)),
+        buf[_B_AUX:B_ROWS],
+        buf[B_ROWS:B_WORDS].view(np.int8).reshape((_CAP, ROW)),
+    )
+    return n, used
+
+
+#: the one-buffer kernel: ``generate_packed(buf) -> (n, used)``
+generate_packed = _generate_packed
 
 #: the kernel of :meth:`Generator.packed`, for callers that keep their own work space:
 #: ``generate_rows(board, dice, params, *generator.work_space) -> (n, used)``, the ``n``
