@@ -17,6 +17,7 @@ from aceydeucey.cli import aces, backgammon, inbetween
 from aceydeucey.cli import serve as serve_cli
 from aceydeucey.cli.common import LangOption, console, fail_error, resolve_lang
 from aceydeucey.cli.simulate import simulate_app
+from aceydeucey.cli.train import train_app
 from aceydeucey.cli.verify import verify_command
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.core.record import Record, replay
@@ -41,6 +42,7 @@ for module in (inbetween, backgammon, aces):
 app.command("verify")(verify_command)
 serve_cli.register(app)
 app.add_typer(simulate_app, name="simulate")
+app.add_typer(train_app, name="train")
 
 
 def version() -> str:
