@@ -41,6 +41,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from aceydeucey.backgammon.board import long_start, off_board_start, standard_start
+from aceydeucey.backgammon.generate import to_board
 from aceydeucey.backgammon.kernel import (
     _CAP,
     _MOVE_COLS,
@@ -51,24 +53,24 @@ from aceydeucey.backgammon.kernel import (
     _generate,
     move_params_of,
 )
-from aceydeucey.backgammon.board import long_start, off_board_start, standard_start
-from aceydeucey.backgammon.generate import to_board
-from aceydeucey.backgammon.net import MAX_ACTIVE, N_INPUTS, Network, features, output_set_of
+from aceydeucey.backgammon.net import (
+    MAX_ACTIVE,
+    N_INPUTS,
+    Network,
+    features,
+    forward_sparse,
+    output_set_of,
+)
 from aceydeucey.backgammon.rules import BackgammonRules
 from aceydeucey.core.errors import ArgumentError
 from aceydeucey.sim.playouts import (
     G_ACEY,
     G_ACEY_BOTH,
     G_ACEY_FULL,
-    G_BAR_GATE,
     G_CHAIN_LIMIT,
-    G_COMPLEMENT,
     G_DOUBLES_REROLL,
-    G_ENTRY_GATE,
-    G_NAMED,
     G_OPENING,
     G_SCORING,
-    G_TO_OPPONENT,
     SCORE_PER_CHECKER,
     _game_seed,
     _roll,
@@ -221,9 +223,11 @@ def train(
             raise ArgumentError(
                 "bg.train.resume_variant", path=str(resume), found=net.variant, variant=variant
             )
+        # a network saved outside a run (no training state) starts its count at zero
         meta = net.meta
-        hyper = Hyper(**meta["hyper"])
-        seed = int(meta["seed"])
+        hyper = Hyper(**meta["hyper"]) if "hyper" in meta else Hyper(hidden=net.hidden)
+        seed = int(meta.get("seed", seed))
+        meta.update(games=int(meta.get("games", 0)), seed=seed, hyper=asdict(hyper))
     else:
         hyper = hyper or Hyper()
         net = Network.initial(variant, output_set_of(rules.scoring).name, hyper.hidden, seed)
@@ -321,31 +325,6 @@ class _Work:
 
 
 @njit(cache=True)
-def forward_sparse(idx: Any, val: Any, nnz: int, w1: Any, b1: Any, w2: Any, b2: Any,
-                   hid: Any, out: Any) -> None:  # fmt: skip
-    """The network on one position's nonzero inputs: hidden activations and outputs."""
-    nh = b1.shape[0]
-    for h in range(nh):
-        hid[h] = b1[h]
-    for j in range(nnz):
-        i = idx[j]
-        v = val[j]
-        if v == 1.0:
-            for h in range(nh):
-                hid[h] += w1[i, h]
-        else:
-            for h in range(nh):
-                hid[h] += v * w1[i, h]
-    for h in range(nh):
-        hid[h] = 1.0 / (1.0 + math.exp(-hid[h]))
-    for k in range(b2.shape[0]):
-        s = b2[k]
-        for h in range(nh):
-            s += hid[h] * w2[h, k]
-        out[k] = 1.0 / (1.0 + math.exp(-s))
-
-
-@njit(cache=True)
 def _to_frame(out: Any, flip: bool, perm: Any, comp: Any, res: Any) -> None:
     """``out`` seen from the other side when ``flip``, else copied, into ``res``."""
     for k in range(out.shape[0]):
@@ -434,8 +413,9 @@ def _run_chunk(
     ew1: Any, eb1: Any, ew2: Any, eb2: Any,
 ) -> int:  # fmt: skip
     """Games ``first_game ..`` of ``seed``: seat 0 plays ``net_a``, seat 1 ``net_b``, except
-    that seat ``random_seat`` (when 0 or 1) plays at random; with ``learn``, TD(λ) on ``net_a`` (self-play: pass the
-    same network twice).  Each network is a tuple ``(w1, b1, w2, b2)``, updated in place.
+    that seat ``random_seat`` (when 0 or 1) plays at random; with ``learn``, TD(λ) on
+    ``net_a`` (self-play: pass the same network twice).  Each network is a tuple
+    ``(w1, b1, w2, b2)``, updated in place.
 
     Returns 0, or -1 on a kernel overflow.
     """
@@ -506,7 +486,7 @@ def _run_chunk(
                     named = _roll() if rand else d
                     for i in range(4):
                         four[i] = named
-                    eq, used, oc = _choose(
+                    eq, _, oc = _choose(
                         board, four, False, 0,
                         net[0], net[1], net[2], net[3], perm, comp, coef, bias, kind, scoring,
                         mparams, pos, moves, meta, table, keep, work, aux,
@@ -536,7 +516,7 @@ def _run_chunk(
                         four[i] = d1
                     # an extra roll of natural doubles: always, or when all four are played
                     need = 4 if reroll_mode == 1 else 0
-                    eq, used, outcome = _choose(
+                    eq, _, outcome = _choose(
                         board, four, reroll_mode == 0, 0,
                         net[0], net[1], net[2], net[3], perm, comp, coef, bias, kind, scoring,
                         mparams, pos, moves, meta, table, keep, work, aux,
@@ -552,7 +532,7 @@ def _run_chunk(
                     need = 0
                     if bonus:
                         need = 2 if acey_both else 1
-                    eq, used, outcome = _choose(
+                    eq, _, outcome = _choose(
                         board, two, not bonus, 1,
                         net[0], net[1], net[2], net[3], perm, comp, coef, bias, kind, scoring,
                         mparams, pos, moves, meta, table, keep, work, aux,
