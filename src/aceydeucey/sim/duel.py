@@ -60,8 +60,8 @@ class DuelResult:
         return sum(1 for p in self.points if p > 0)
 
 
-def _bot(name: str, rules: BackgammonRules, net: Network | None) -> Any:
-    bot = BOTS[name]()
+def _bot(name: str, rules: BackgammonRules, net: Network | None, seed: int) -> Any:
+    bot = BOTS[name](seed=seed)
     if isinstance(bot, NetBot) and net is not None:
         bot._evaluator = Evaluator(rules, net)
     return bot
@@ -80,9 +80,13 @@ def duel_job(
     rules = BackgammonRules.resolve(variant=variant)
     game = BackgammonGame(rules)
     net = Network.load(net_path) if net_path else None
-    bots = (_bot(first, rules, net), _bot(second, rules, net))
+    seed_stream = seeds.generate_state(pairs * 2 + 2, dtype=np.uint32)
+    bots = (
+        _bot(first, rules, net, int(seed_stream[-2])),
+        _bot(second, rules, net, int(seed_stream[-1])),
+    )
+    seed_stream = seed_stream[:-2].reshape(pairs, 2)
     out: list[int] = []
-    seed_stream = seeds.generate_state(pairs * 2, dtype=np.uint32).reshape(pairs, 2)
     for pair in range(pairs):
         seed = int(seed_stream[pair, 0]) << 32 | int(seed_stream[pair, 1])
         for side in (0, 1):
