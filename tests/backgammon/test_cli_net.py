@@ -118,6 +118,8 @@ def test_train_measures_as_it_goes_and_resumes(tmp_path: Path) -> None:
 def test_train_refuses_bad_arguments(tmp_path: Path) -> None:
     code, out = run("train", "backgammon", "--games", "0")
     assert code == 2 and "positive" in out
+    code, out = run("train", "backgammon", "--lambda", "1.5", "--lang", "pt")
+    assert code == 2 and "lambda entre 0 e 1" in out
     Network.initial("classic", "gammons", 4, 1).save(tmp_path / "c.npz")
     code, out = run("train", "backgammon", "--resume", str(tmp_path / "c.npz"), "--seed", "3")
     assert code == 2 and "--seed" in out

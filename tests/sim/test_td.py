@@ -140,3 +140,18 @@ def test_training_choice_agrees_with_the_bots_evaluator(
         )  # fmt: skip
         best = evaluator.rank_plays(position_of_board(board.tobytes()), dice)[0]
         assert equity == pytest.approx(best.equity, rel=1e-9, abs=1e-9)
+
+
+def test_a_retuned_resume_records_its_schedule_and_changes_the_rate(tmp_path: Path) -> None:
+    hyper = Hyper(hidden=8)
+    train("classic", 10, 2, hyper=hyper, out=tmp_path / "a.npz")
+    plain = train("classic", 10, 0, resume=tmp_path / "a.npz")
+    slow = train("classic", 10, 0, resume=tmp_path / "a.npz", retune={"alpha0": 0.001, "tau": 1e9})
+    assert slow.meta["hyper"]["alpha0"] == 0.001 and slow.meta["hyper"]["hidden"] == 8
+    assert {"games": 10, "retune": {"alpha0": 0.001, "tau": 1e9}} in slow.meta["history"]
+    start = Network.load(tmp_path / "a.npz")
+    # a hundredth of the learning rate moves the weights far less
+    moved_plain = np.abs(plain.w1 - start.w1).sum()
+    moved_slow = np.abs(slow.w1 - start.w1).sum()
+    assert 0 < moved_slow < moved_plain / 10
+    assert Hyper(alpha0=0.1, tau=10_000, alpha_min=0.01).alpha(990_000) == pytest.approx(0.01)

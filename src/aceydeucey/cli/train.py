@@ -76,11 +76,31 @@ def backgammon_command(
     hidden: Annotated[
         int, typer.Option("--hidden", help="Hidden units of a fresh network.", min=4, max=1024)
     ] = 128,
+    lam: Annotated[
+        float | None, typer.Option("--lambda", help="TD(λ) trace decay (default 0.7).")
+    ] = None,
+    alpha0: Annotated[
+        float | None,
+        typer.Option("--alpha0", help="Learning rate at game 0 (default 0.1)."),
+    ] = None,
+    alpha_min: Annotated[
+        float | None, typer.Option("--alpha-min", help="Lowest learning rate (default 0.01).")
+    ] = None,
+    tau: Annotated[
+        float | None,
+        typer.Option(
+            "--tau", help="Games over which the rate decays: alpha0 / sqrt(1 + g / tau) (10000)."
+        ),
+    ] = None,
     workers: WorkersOption = 1,
     ray: RayOption = None,
     lang: LangOption = None,
 ) -> None:
-    """Train the backgammon network by TD(λ) self-play, measuring it against greedy."""
+    """Train the backgammon network by TD(λ) self-play, measuring it against greedy.
+
+    The learning options set a fresh run's schedule; given with --resume they change it
+    from that game on (recorded in the checkpoint's history).
+    """
     from aceydeucey.sim.duel import duel
     from aceydeucey.sim.td import Hyper, train
 
@@ -95,6 +115,11 @@ def backgammon_command(
         fail(say("error.eval", every=eval_every, games=eval_games), lang=language)
     if resume is not None and seed is not None:
         fail(say("error.seed_with_resume"), lang=language)
+    learning = {"lam": lam, "alpha0": alpha0, "alpha_min": alpha_min, "tau": tau}
+    given = {k: v for k, v in learning.items() if v is not None}
+    if any(v < 0 for v in given.values()) or given.get("lam", 0.0) > 1 or given.get("tau") == 0:
+        fail(say("error.learning", values=", ".join(f"{k}={v}" for k, v in given.items())),
+             lang=language)  # fmt: skip
     target = out or resume or Path(f"{variant}.npz")
     run_seed = 1 if seed is None else seed
     pairs = max(1, eval_games // 2) if eval_games else 0
@@ -111,9 +136,8 @@ def backgammon_command(
     ) as bar:
         task = bar.add_task("", total=games)
 
-        def evaluate(done: int, net: Any, cpu: float) -> dict[str, Any]:
-            rate = block / cpu if cpu > 0 else 0.0
-            figures: dict[str, Any] = {"games_per_cpu_second": rate}
+        def evaluate(done: int, net: Any, rate: float) -> dict[str, Any]:
+            figures: dict[str, Any] = {}
             if not (eval_every and pairs):
                 return figures
             net.save(scratch)
@@ -151,7 +175,8 @@ def backgammon_command(
                 run_seed,
                 resume=resume,
                 out=target,
-                hyper=Hyper(hidden=hidden),
+                hyper=Hyper(hidden=hidden, **given),
+                retune=given if resume is not None else None,
                 block=block,
                 on_games=lambda n: bar.update(task, completed=n),
                 evaluate=evaluate,

@@ -189,8 +189,8 @@ def start_board(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int8]]:
     return to_board(starts[rules.start]())
 
 
-#: Called after each block of games with (games done in all, the network, CPU seconds
-#: of the block's training); returns the figures to keep in the checkpoint's history.
+#: Called after each block of games with (games done in all, the network, the block's
+#: games per CPU second of training); returns figures to keep in the checkpoint's history.
 Evaluate = Callable[[int, Network, float], dict[str, Any]]
 
 
@@ -202,18 +202,22 @@ def train(
     resume: str | Path | None = None,
     out: str | Path | None = None,
     hyper: Hyper | None = None,
+    retune: dict[str, float] | None = None,
     block: int = 5_000,
     on_games: Callable[[int], None] | None = None,
     evaluate: Evaluate | None = None,
 ) -> Network:
     """Train (or go on training) the network of ``variant`` for ``games`` more games.
 
-    A fresh run starts from small random weights drawn from ``seed``; ``resume``
-    loads a checkpoint and continues it exactly (its seed, hyper-parameters and game
-    count; ``bg.train.resume_variant`` if it is another variant's).  After every
-    ``block`` games the network is saved to ``out`` (the checkpoint: weights, games
-    done, seed, hyper-parameters, encoding version, history) and ``evaluate`` is
-    called; ``on_games(n)`` reports the games done in this run as they go.
+    A fresh run starts from small random weights drawn from ``seed`` with ``hyper``;
+    ``resume`` loads a checkpoint and continues it exactly (its seed, hyper-parameters
+    and game count; ``bg.train.resume_variant`` if it is another variant's).
+    ``retune`` changes learning hyper-parameters (``lam``, ``alpha0``, ``alpha_min``,
+    ``tau``) from here on, e.g. a lower learning rate for a last phase; the checkpoint
+    records the change in its history, so the run stays reproducible from its commands.
+    After every ``block`` games the network is saved to ``out`` (the checkpoint:
+    weights, games done, seed, hyper-parameters, encoding version, history) and
+    ``evaluate`` is called; ``on_games(n)`` reports the games done in this run.
     """
     rules = BackgammonRules.resolve(variant=variant)
     check_trainable(rules)
@@ -232,6 +236,12 @@ def train(
         hyper = hyper or Hyper()
         net = Network.initial(variant, output_set_of(rules.scoring).name, hyper.hidden, seed)
         net.meta = {"games": 0, "seed": seed, "hyper": asdict(hyper), "history": []}
+    if retune:
+        hyper = Hyper(**{**asdict(hyper), **{k: float(v) for k, v in retune.items()}})
+        net.meta["hyper"] = asdict(hyper)
+        net.meta.setdefault("history", []).append(
+            {"games": int(net.meta["games"]), "retune": dict(retune)}
+        )
     start = start_board(rules)
     done_before = int(net.meta["games"])
     done = 0
@@ -249,9 +259,14 @@ def train(
         done += n
         net.meta["games"] = done_before + done
         net.meta["cpu_seconds"] = float(net.meta.get("cpu_seconds", 0.0)) + cpu
-        entry: dict[str, Any] = {"games": done_before + done, "cpu_seconds": cpu}
+        rate = n / cpu if cpu > 0 else 0.0
+        entry: dict[str, Any] = {
+            "games": done_before + done,
+            "cpu_seconds": cpu,
+            "games_per_cpu_second": rate,
+        }
         if evaluate is not None:
-            entry.update(evaluate(done_before + done, net, cpu))
+            entry.update(evaluate(done_before + done, net, rate))
         net.meta.setdefault("history", []).append(entry)
         if out is not None:
             net.save(out)
