@@ -99,7 +99,7 @@ MAX_DECISIONS = 5_000
 class Hyper:
     """Hyper-parameters of a training run (saved in its checkpoints)."""
 
-    hidden: int = 96
+    hidden: int = 128
     lam: float = 0.7
     alpha0: float = 0.1
     alpha_min: float = 0.01
