@@ -8,6 +8,10 @@
 - ``PubevalBot`` plays the legal play Tesauro's pubeval (:mod:`.pubeval`) scores
   best; classic backgammon only (it refuses other starts and the 1-2 bonus with
   ``bg.bot.classic_only``, when seated or, unseated, at its first observation).
+- ``NetBot`` (``net``) plays the best play by the trained network at 0-ply and
+  ``Net2Bot`` (``net2``) at 2-ply (:mod:`aceydeucey.backgammon.evaluator`); both
+  name the double after a 1-2 by evaluation: the double whose best play is worth
+  most.
 
 Backgammon hides nothing, so the bot rebuilds the position from the
 observation and asks the engine for the legal plays and their results; it
@@ -40,6 +44,8 @@ from aceydeucey.core.errors import ArgumentError
 __all__ = [
     "BOTS",
     "GreedyBot",
+    "Net2Bot",
+    "NetBot",
     "PubevalBot",
     "RandomBot",
     "evaluate",
@@ -270,15 +276,84 @@ def play_result(position: Position, text: str) -> Position:
     return result
 
 
+class NetBot:
+    """Plays the best legal action by the trained network (:mod:`.evaluator`) at ``ply``.
+
+    The network is the one shipped for the rules' scoring (Acey-Deucey's for
+    ``per_checker``, classic's otherwise); it and the move generator are loaded on the
+    first decision.  Deterministic: ``seed`` is accepted for symmetry with ``RandomBot``.
+    """
+
+    name = "net"
+    ply = 0
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rules: BackgammonRules | None = None
+        self._evaluator: Any = None
+
+    def seated(self, game: Any, seat: int) -> None:
+        """Learn the game's resolved rules (house options included) once, when seated."""
+        rules = getattr(game, "rules", None)
+        if isinstance(rules, BackgammonRules):
+            self.rules = rules
+
+    def evaluator(self, rules: BackgammonRules) -> Any:
+        """The evaluator of ``rules`` (made once per rules)."""
+        from aceydeucey.backgammon.evaluator import Evaluator
+
+        if self._evaluator is None or self._evaluator.rules != rules:
+            self._evaluator = Evaluator(rules)
+        return self._evaluator
+
+    def act(self, observation: dict[str, Any]) -> str:
+        legal: list[str] = observation["legal_actions"]
+        if not legal:
+            raise ValueError("the observation lists no legal actions: it is not this seat's turn")
+        if len(legal) == 1:
+            return legal[0]
+        rules = self.rules or rules_of(observation)
+        evaluator = self.evaluator(rules)
+        position = position_of(observation)
+        chain = int(observation.get("chain", 0))
+        if all(text.startswith(DOUBLE_WORD) for text in legal):
+            ranked = evaluator.rank_doubles(position, chain=chain, ply=self.ply)
+        else:
+            dice = tuple(int(d) for d in observation["dice"])
+            ranked = evaluator.rank_plays(
+                position,
+                dice,
+                kind=observation.get("dice_kind") or "roll",
+                chain=chain,
+                ply=self.ply,
+                may_enter=bool(observation["entry_gate_passed"][0]),
+                may_reenter=rules.bar_reentry_gate == "none" or _special(dice),
+            )
+        allowed = set(legal)
+        for choice in ranked:
+            if choice.text in allowed:
+                return str(choice.text)
+        return legal[0]
+
+
+class Net2Bot(NetBot):
+    """:class:`NetBot` at 2-ply: the opponent's 21 rolls behind the best few plays."""
+
+    name = "net2"
+    ply = 2
+
+
 #: Uniform over the legal actions (seeded): the baseline every bot must beat.
 RandomBot = RandomAgent
 
 
 #: The bots by the name the command line uses.
-BOTS: dict[str, type[GreedyBot] | type[RandomBot] | type[PubevalBot]] = {
+BOTS: dict[str, type[GreedyBot] | type[NetBot] | type[RandomBot] | type[PubevalBot]] = {
     "greedy": GreedyBot,
-    "random": RandomBot,
+    "net": NetBot,
+    "net2": Net2Bot,
     "pubeval": PubevalBot,
+    "random": RandomBot,
 }
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -286,6 +361,11 @@ BOTS: dict[str, type[GreedyBot] | type[RandomBot] | type[PubevalBot]] = {
 
 def _value(position: Position) -> float:
     return evaluate(position.points, position.bar, position.unentered, position.off)
+
+
+def _special(dice: tuple[int, ...]) -> bool:
+    """Doubles or a 1-2 (what a bar re-entry gate asks for)."""
+    return len(set(dice)) == 1 or sorted(dice) == [1, 2]
 
 
 def _pair(value: Sequence[int]) -> tuple[int, int]:

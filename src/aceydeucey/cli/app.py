@@ -16,8 +16,10 @@ import typer
 from aceydeucey.cli import aces, backgammon, inbetween
 from aceydeucey.cli import serve as serve_cli
 from aceydeucey.cli.common import LangOption, console, fail_error, resolve_lang
+from aceydeucey.cli.hint import hint_app
 from aceydeucey.cli.simulate import simulate_app
 from aceydeucey.cli.tournament import tournament_command
+from aceydeucey.cli.train import train_app
 from aceydeucey.cli.verify import verify_command
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.core.record import Record, replay
@@ -43,6 +45,8 @@ app.command("verify")(verify_command)
 serve_cli.register(app)
 app.add_typer(simulate_app, name="simulate")
 app.command("tournament")(tournament_command)
+app.add_typer(train_app, name="train")
+app.add_typer(hint_app, name="hint")
 
 
 def version() -> str:

@@ -1,0 +1,458 @@
+"""The neural-network evaluator of backgammon positions (TD-Gammon style).
+
+A position is evaluated for the side *about to act* (to roll, or to name the
+double after a 1-2), seen from its side like the kernel's board
+(:mod:`aceydeucey.backgammon.kernel`).  One hidden layer of sigmoid units, sigmoid
+outputs; inference is NumPy, batched over every candidate play at once.
+
+Inputs (:data:`N_INPUTS`, encoding :data:`ENCODING_VERSION`)
+-------------------------------------------------------------
+=============  ===================================================================
+index          meaning
+=============  ===================================================================
+0 .. 95        my checkers on my points 1..24, four units each (Tesauro's):
+               ``n >= 1``, ``n >= 2``, ``n >= 3``, ``(n - 3) / 2`` when ``n > 3``
+96 .. 191      the opponent's, on *its* points 1..24 (its numbering), the same way
+192, 193       checkers on the bar / 2: mine, the opponent's
+194, 195       checkers borne off / 15: mine, the opponent's
+196, 197       checkers not yet entered / 15 (Acey-Deucey): mine, the opponent's
+198, 199       1 while any checker is not yet entered: mine, the opponent's
+200            1 when I am to name the double after a 1-2 (the roll after it is mine
+               too when it is played in full): the position *before* the named double
+201, 202       pip counts / 200 (bar and unentered count 25): mine, the opponent's
+203            1 in a pure race (no contact possible any more)
+=============  ===================================================================
+
+The side that rolls again (after a fully played named double, or natural
+doubles where the rules give another roll) is simply the side on roll of the
+position evaluated: the caller passes the board from whoever acts next.
+
+Outputs
+-------
+Two output sets, by the scoring the rules use (:data:`OUTPUTS`):
+
+* ``points`` (``scoring="per_checker"``, Acey-Deucey): ``P(win)``, ``E[points
+  won] / 15`` and ``E[points lost] / 15`` (the loser pays one point per checker
+  not borne off, so each is the expected remaining checkers of the loser,
+  counted only in the games it loses); equity ``= 15 (o1 - o2)`` points.
+* ``gammons`` (classic and the others): ``P(win)``, ``P(gammon win)``, ``P(backgammon
+  win)``, ``P(gammon loss)``, ``P(backgammon loss)`` (each counting the bigger
+  results too); equity is the cubeless money equity
+  ``2 P(win) - 1 + P(gw) + P(bw) - P(gl) - P(bl)``.
+
+Seen from the other side, an output vector changes by a fixed permutation and
+complement (:attr:`OutputSpec.perm`, :attr:`OutputSpec.comp`): the trainer and
+the bots use it to express every value from one side.
+
+Weights
+-------
+:class:`Network` holds ``w1 (N_INPUTS, H)``, ``b1 (H,)``, ``w2 (H, n_out)``,
+``b2 (n_out,)`` in float64.  A weights file is a NumPy ``.npz`` with those arrays
+and its metadata (encoding version, variant, output set, training figures); the
+trainer's checkpoints are the same files.  The package ships one per trained
+variant in ``backgammon/weights/<variant>.npz``; :func:`shipped` loads them.
+A file of another encoding version is refused (``bg.net.version``).
+
+The encoder (:func:`features`) and the network on its sparse inputs
+(:func:`forward_sparse`) are Numba functions used by the trainer's loop and by
+:meth:`Network.evaluate` (the bots and ``hint``): the encoding and the forward
+pass exist once.  :func:`encode` and :meth:`Network.forward` give the same as
+dense NumPy arrays (tests hold the two to agreement).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from aceydeucey.core.errors import ArgumentError
+
+__all__ = [
+    "ENCODING_VERSION",
+    "N_INPUTS",
+    "OUTPUTS",
+    "Network",
+    "OutputSpec",
+    "encode",
+    "features",
+    "forward_sparse",
+    "output_set_of",
+    "shipped",
+    "weights_path",
+]
+
+#: Version of the input encoding and output sets; saved in every weights file.
+ENCODING_VERSION = 1
+N_INPUTS = 204
+#: Most nonzero inputs a position can have (4 per occupied point, 30 points at most, + 12).
+MAX_ACTIVE = 4 * 30 + 12
+
+I_BAR = 192
+I_OFF = 194
+I_UNENTERED = 196
+I_ANY_UNENTERED = 198
+I_PENDING = 200
+I_PIPS = 201
+I_RACE = 203
+
+#: Folder of the shipped weights.
+WEIGHTS_DIR = Path(__file__).parent / "weights"
+
+
+@dataclass(frozen=True)
+class OutputSpec:
+    """One output set: names, how it looks from the other side, its equity and end values."""
+
+    name: str
+    labels: tuple[str, ...]
+    #: from the other side, output k is ``o[perm[k]]`` (``1 - o[perm[k]]`` where ``comp[k]``)
+    perm: tuple[int, ...]
+    comp: tuple[int, ...]
+    #: equity = ``bias + sum(coef[k] * o[k])``
+    bias: float
+    coef: tuple[float, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.labels)
+
+    def arrays(self) -> tuple[np.ndarray[Any, Any], ...]:
+        """``(perm, comp, coef)`` as arrays, for the Numba kernels."""
+        return (
+            np.array(self.perm, dtype=np.int64),
+            np.array(self.comp, dtype=np.int64),
+            np.array(self.coef, dtype=np.float64),
+        )
+
+    def flip(self, outputs: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        """The same outputs from the other side (last axis)."""
+        out = outputs[..., list(self.perm)].copy()
+        comp = np.array(self.comp, dtype=bool)
+        out[..., comp] = 1.0 - out[..., comp]
+        return out
+
+    def equity(self, outputs: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        """Equity of each output row (last axis), from the side the outputs are for."""
+        result: np.ndarray[Any, Any] = self.bias + outputs @ np.array(self.coef)
+        return result
+
+
+#: The output sets by name.
+OUTPUTS: dict[str, OutputSpec] = {
+    "points": OutputSpec(
+        "points",
+        ("win", "points_won", "points_lost"),
+        perm=(0, 2, 1),
+        comp=(1, 0, 0),
+        bias=0.0,
+        coef=(0.0, 15.0, -15.0),
+    ),
+    "gammons": OutputSpec(
+        "gammons",
+        ("win", "gammon_win", "backgammon_win", "gammon_loss", "backgammon_loss"),
+        perm=(0, 3, 4, 1, 2),
+        comp=(1, 0, 0, 0, 0),
+        bias=-1.0,
+        coef=(2.0, 1.0, 1.0, -1.0, -1.0),
+    ),
+}
+
+
+def output_set_of(scoring: str) -> OutputSpec:
+    """The output set for a ``scoring`` option value."""
+    return OUTPUTS["points" if scoring == "per_checker" else "gammons"]
+
+
+# -- the encoder (one for training and play) ------------------------------------------------
+
+
+@njit(cache=True)
+def features(board: Any, flip: bool, pending: int, idx: Any, val: Any) -> int:
+    """The nonzero inputs of ``board`` (int8[32]) into ``idx``/``val``; returns their count.
+
+    ``board`` is from the side that has just moved when ``flip`` is true (its
+    opponent acts next), else from the side about to act.  ``pending`` is 1 when
+    that side is to name the double after a 1-2.  Indices increase.
+    """
+    n = 0
+    pips_me = 0
+    pips_op = 0
+    back_me = 0  # my rearmost point (1..24), 0 if none on the board
+    front_op = 25  # the opponent's rearmost, in my numbering (it moves up from my 1)
+    for side in range(2):
+        for p in range(24):
+            # my point p + 1 (side 0), or the opponent's point p + 1 (side 1) in its numbering
+            if not flip:
+                c = board[p] if side == 0 else -board[23 - p]
+            else:
+                c = -board[23 - p] if side == 0 else board[p]
+            if c <= 0:
+                continue
+            if side == 0:
+                pips_me += (p + 1) * c
+                if p + 1 > back_me:
+                    back_me = p + 1
+            else:
+                pips_op += (p + 1) * c
+                if 24 - p < front_op:
+                    front_op = 24 - p
+            base = 96 * side + 4 * p
+            idx[n] = base
+            val[n] = 1.0
+            n += 1
+            if c >= 2:
+                idx[n] = base + 1
+                val[n] = 1.0
+                n += 1
+            if c >= 3:
+                idx[n] = base + 2
+                val[n] = 1.0
+                n += 1
+            if c > 3:
+                idx[n] = base + 3
+                val[n] = (c - 3) / 2.0
+                n += 1
+    s_me = 1 if flip else 0
+    s_op = 1 - s_me
+    bar_me = board[24 + s_me]
+    bar_op = board[24 + s_op]
+    un_me = board[26 + s_me]
+    un_op = board[26 + s_op]
+    off_me = board[28 + s_me]
+    off_op = board[28 + s_op]
+    n = _put(idx, val, n, I_BAR, bar_me / 2.0)
+    n = _put(idx, val, n, I_BAR + 1, bar_op / 2.0)
+    n = _put(idx, val, n, I_OFF, off_me / 15.0)
+    n = _put(idx, val, n, I_OFF + 1, off_op / 15.0)
+    n = _put(idx, val, n, I_UNENTERED, un_me / 15.0)
+    n = _put(idx, val, n, I_UNENTERED + 1, un_op / 15.0)
+    n = _put(idx, val, n, I_ANY_UNENTERED, 1.0 if un_me > 0 else 0.0)
+    n = _put(idx, val, n, I_ANY_UNENTERED + 1, 1.0 if un_op > 0 else 0.0)
+    n = _put(idx, val, n, I_PENDING, 1.0 if pending != 0 else 0.0)
+    pips_me += 25 * (bar_me + un_me)
+    pips_op += 25 * (bar_op + un_op)
+    n = _put(idx, val, n, I_PIPS, pips_me / 200.0)
+    n = _put(idx, val, n, I_PIPS + 1, pips_op / 200.0)
+    race = bar_me + un_me + bar_op + un_op == 0 and back_me < front_op
+    n = _put(idx, val, n, I_RACE, 1.0 if race else 0.0)
+    return n
+
+
+@njit(cache=True, inline="always")
+def _put(idx: Any, val: Any, n: int, i: int, v: float) -> int:
+    if v != 0.0:
+        idx[n] = i
+        val[n] = v
+        return n + 1
+    return n
+
+
+@njit(cache=True)
+def forward_sparse(idx: Any, val: Any, nnz: int, w1: Any, b1: Any, w2: Any, b2: Any,
+                   hid: Any, out: Any) -> None:  # fmt: skip
+    """The network on one position's nonzero inputs: hidden activations and outputs."""
+    nh = b1.shape[0]
+    for h in range(nh):
+        hid[h] = b1[h]
+    for j in range(nnz):
+        i = idx[j]
+        v = val[j]
+        if v == 1.0:
+            for h in range(nh):
+                hid[h] += w1[i, h]
+        else:
+            for h in range(nh):
+                hid[h] += v * w1[i, h]
+    for h in range(nh):
+        hid[h] = 1.0 / (1.0 + math.exp(-hid[h]))
+    for k in range(b2.shape[0]):
+        s = b2[k]
+        for h in range(nh):
+            s += hid[h] * w2[h, k]
+        out[k] = 1.0 / (1.0 + math.exp(-s))
+
+
+@njit(cache=True)
+def _evaluate_rows(
+    boards: Any, flip: bool, pending: int, w1: Any, b1: Any, w2: Any, b2: Any, out: Any
+) -> None:
+    """:func:`features` then :func:`forward_sparse` for each board (one thread, no BLAS)."""
+    idx = np.zeros(MAX_ACTIVE, dtype=np.int64)
+    val = np.zeros(MAX_ACTIVE, dtype=np.float64)
+    hid = np.zeros(b1.shape[0], dtype=np.float64)
+    for r in range(boards.shape[0]):
+        n = features(boards[r], flip, pending, idx, val)
+        forward_sparse(idx, val, n, w1, b1, w2, b2, hid, out[r])
+
+
+@njit(cache=True)
+def _encode_rows(boards: Any, flips: Any, pendings: Any, out: Any) -> None:
+    idx = np.zeros(MAX_ACTIVE, dtype=np.int64)
+    val = np.zeros(MAX_ACTIVE, dtype=np.float64)
+    for r in range(boards.shape[0]):
+        k = features(boards[r], flips[r] != 0, pendings[r], idx, val)
+        for j in range(k):
+            out[r, idx[j]] = val[j]
+
+
+def encode(
+    boards: np.ndarray[Any, Any],
+    flips: np.ndarray[Any, Any] | bool = False,
+    pendings: np.ndarray[Any, Any] | int = 0,
+) -> np.ndarray[Any, np.dtype[np.float64]]:
+    """The input rows (``(n, N_INPUTS)`` float64) of ``n`` kernel boards (``(n, 32)`` int8).
+
+    ``flips`` and ``pendings`` are per board or one value for all (see :func:`features`).
+    """
+    boards = np.ascontiguousarray(np.atleast_2d(boards), dtype=np.int8)
+    n = boards.shape[0]
+    flips_a = np.broadcast_to(np.asarray(flips, dtype=np.int64), (n,)).copy()
+    pend_a = np.broadcast_to(np.asarray(pendings, dtype=np.int64), (n,)).copy()
+    out = np.zeros((n, N_INPUTS), dtype=np.float64)
+    _encode_rows(boards, flips_a, pend_a, out)
+    return out
+
+
+# -- the network ---------------------------------------------------------------------------
+
+
+def _sigmoid(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    result: np.ndarray[Any, Any] = 1.0 / (1.0 + np.exp(-np.clip(x, -50.0, 50.0)))
+    return result
+
+
+@dataclass
+class Network:
+    """Weights of one evaluator and what is known about how they were trained."""
+
+    w1: np.ndarray[Any, np.dtype[np.float64]]
+    b1: np.ndarray[Any, np.dtype[np.float64]]
+    w2: np.ndarray[Any, np.dtype[np.float64]]
+    b2: np.ndarray[Any, np.dtype[np.float64]]
+    outputs: str = "points"
+    variant: str = "acey-deucey"
+    #: training state and figures (games done, seed, hyper-parameters, evaluations...)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def initial(cls, variant: str, outputs: str, hidden: int, seed: int) -> Network:
+        """Small random weights (uniform in ±0.1 for the hidden layer), from ``seed``."""
+        rng = np.random.default_rng(seed)
+        n_out = OUTPUTS[outputs].size
+        return cls(
+            w1=rng.uniform(-0.1, 0.1, (N_INPUTS, hidden)),
+            b1=np.zeros(hidden),
+            w2=rng.uniform(-0.1, 0.1, (hidden, n_out)),
+            b2=np.zeros(n_out),
+            outputs=outputs,
+            variant=variant,
+        )
+
+    @property
+    def spec(self) -> OutputSpec:
+        return OUTPUTS[self.outputs]
+
+    @property
+    def hidden(self) -> int:
+        return int(self.w1.shape[1])
+
+    def forward(self, x: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """Outputs of the input rows ``x`` (``(n, N_INPUTS)``), each for the side to act."""
+        hidden = _sigmoid(x @ self.w1 + self.b1)
+        return _sigmoid(hidden @ self.w2 + self.b2)
+
+    def evaluate(
+        self, boards: np.ndarray[Any, Any], flip: bool = False, pending: int = 0
+    ) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """Outputs of kernel boards (``(n, 32)`` int8), for the side to act in each.
+
+        The same values as ``forward(encode(boards, flip, pending))``, computed on the
+        sparse inputs one board at a time (what the trainer does): faster for the few
+        dozen boards of a roll than a dense product, and never waiting on BLAS threads.
+        """
+        boards = np.ascontiguousarray(np.atleast_2d(boards), dtype=np.int8)
+        out = np.zeros((boards.shape[0], self.spec.size), dtype=np.float64)
+        _evaluate_rows(boards, bool(flip), int(pending), self.w1, self.b1, self.w2, self.b2, out)
+        return out
+
+    # -- files ---------------------------------------------------------------------------
+    def save(self, path: str | Path) -> None:
+        """Write the weights and metadata to ``path`` (an ``.npz``; written whole, then moved)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        header = {
+            "encoding_version": ENCODING_VERSION,
+            "n_inputs": N_INPUTS,
+            "outputs": self.outputs,
+            "variant": self.variant,
+            "meta": self.meta,
+        }
+        with tmp.open("wb") as f:
+            np.savez_compressed(
+                f,
+                header=np.array(json.dumps(header, sort_keys=True)),
+                w1=self.w1,
+                b1=self.b1,
+                w2=self.w2,
+                b2=self.b2,
+            )
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Network:
+        """The network saved in ``path``; ``bg.net.file`` if unreadable, ``bg.net.version``
+        if made for another input encoding."""
+        try:
+            with np.load(Path(path), allow_pickle=False) as data:
+                header = json.loads(str(data["header"]))
+                arrays = {k: np.array(data[k], dtype=np.float64) for k in ("w1", "b1", "w2", "b2")}
+        except (OSError, ValueError, KeyError) as exc:
+            raise ArgumentError("bg.net.file", path=str(path), reason=str(exc)) from None
+        version = header.get("encoding_version")
+        if version != ENCODING_VERSION:
+            raise ArgumentError(
+                "bg.net.version", path=str(path), found=version, expected=ENCODING_VERSION
+            )
+        outputs = header.get("outputs")
+        if outputs not in OUTPUTS or arrays["w1"].shape[0] != N_INPUTS:
+            raise ArgumentError("bg.net.shape", path=str(path))
+        hidden = arrays["w1"].shape[1]
+        n_out = OUTPUTS[outputs].size
+        shapes = {"b1": (hidden,), "w2": (hidden, n_out), "b2": (n_out,)}
+        if any(arrays[k].shape != shape for k, shape in shapes.items()):
+            raise ArgumentError("bg.net.shape", path=str(path))
+        return cls(
+            **arrays,
+            outputs=outputs,
+            variant=str(header.get("variant", "")),
+            meta=dict(header.get("meta", {})),
+        )
+
+
+def weights_path(variant: str) -> Path:
+    """Where the package keeps the shipped weights of ``variant``."""
+    return WEIGHTS_DIR / f"{variant}.npz"
+
+
+#: The shipped network used for each scoring rule: the variant trained for it.
+SHIPPED_FOR_SCORING = {"per_checker": "acey-deucey", "gammons": "classic", "single": "classic"}
+
+
+@cache
+def shipped(variant: str) -> Network:
+    """The shipped network of ``variant`` (``acey-deucey`` or ``classic``), loaded once.
+
+    ``bg.net.missing`` when the package has no weights for it.
+    """
+    path = weights_path(variant)
+    if not path.is_file():
+        raise ArgumentError("bg.net.missing", variant=variant)
+    return Network.load(path)

@@ -1,0 +1,197 @@
+"""``aceydeucey train backgammon``: TD(λ) self-play training of the evaluator.
+
+The training itself is :func:`aceydeucey.sim.td.train` (reproducible from its
+seed, resumable from any checkpoint); this command shows a progress bar, saves
+a checkpoint after every block of games, and after each block measures the
+network against ``greedy`` through the game contract (duplicate dice, on
+``--workers`` processes or Ray), printing the points per game with their
+standard error as it goes.  Texts come from the ``train`` catalog.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from aceydeucey.cli.common import (
+    LangOption,
+    RayOption,
+    WorkersOption,
+    console,
+    err_console,
+    fail,
+    fail_error,
+    resolve_lang,
+)
+from aceydeucey.core.errors import AceyDeuceyError
+from aceydeucey.locale import t
+
+__all__ = ["train_app"]
+
+train_app = typer.Typer(help="Train a game's evaluator by self-play.", no_args_is_help=True)
+
+
+def _number(value: float, lang: str, digits: int = 2, sign: bool = False) -> str:
+    text = f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+    return text.replace(".", ",") if lang == "pt" else text
+
+
+def _count(value: int, lang: str) -> str:
+    text = f"{value:,}"
+    return text.replace(",", "\u00a0") if lang == "pt" else text
+
+
+@train_app.command("backgammon")
+def backgammon_command(
+    variant: Annotated[str, typer.Option("--variant", help="Rules variant.")] = "acey-deucey",
+    games: Annotated[
+        int, typer.Option("--games", help="Self-play games to train (more, when resuming).")
+    ] = 100_000,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help="Seed of the run (default 1; a resumed run keeps its own)."),
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="Go on from this checkpoint.")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", help="Checkpoint to write (default: the resumed file, else <variant>.npz)."
+        ),
+    ] = None,
+    eval_every: Annotated[
+        int,
+        typer.Option(
+            "--eval-every", help="Save and measure against greedy every this many games (0: never)."
+        ),
+    ] = 10_000,
+    eval_games: Annotated[
+        int, typer.Option("--eval-games", help="Games of each measurement (in duplicate pairs).")
+    ] = 100,
+    hidden: Annotated[
+        int, typer.Option("--hidden", help="Hidden units of a fresh network.", min=4, max=1024)
+    ] = 128,
+    lam: Annotated[
+        float | None, typer.Option("--lambda", help="TD(λ) trace decay (default 0.7).")
+    ] = None,
+    alpha0: Annotated[
+        float | None,
+        typer.Option("--alpha0", help="Learning rate at game 0 (default 0.1)."),
+    ] = None,
+    alpha_min: Annotated[
+        float | None, typer.Option("--alpha-min", help="Lowest learning rate (default 0.01).")
+    ] = None,
+    tau: Annotated[
+        float | None,
+        typer.Option(
+            "--tau", help="Games over which the rate decays: alpha0 / sqrt(1 + g / tau) (10000)."
+        ),
+    ] = None,
+    workers: WorkersOption = 1,
+    ray: RayOption = None,
+    lang: LangOption = None,
+) -> None:
+    """Train the backgammon network by TD(λ) self-play, measuring it against greedy.
+
+    The learning options set a fresh run's schedule; given with --resume they change it
+    from that game on (recorded in the checkpoint's history).
+    """
+    from aceydeucey.sim.duel import duel
+    from aceydeucey.sim.td import Hyper, train
+
+    language = resolve_lang(lang)
+
+    def say(key: str, **values: Any) -> str:
+        return t("train", key, language, **values)
+
+    if games < 1:
+        fail(say("error.games", value=games), lang=language)
+    if eval_every < 0 or eval_games < 0:
+        fail(say("error.eval", every=eval_every, games=eval_games), lang=language)
+    if resume is not None and seed is not None:
+        fail(say("error.seed_with_resume"), lang=language)
+    learning = {"lam": lam, "alpha0": alpha0, "alpha_min": alpha_min, "tau": tau}
+    given = {k: v for k, v in learning.items() if v is not None}
+    if any(v < 0 for v in given.values()) or given.get("lam", 0.0) > 1 or given.get("tau") == 0:
+        fail(say("error.learning", values=", ".join(f"{k}={v}" for k, v in given.items())),
+             lang=language)  # fmt: skip
+    target = out or resume or Path(f"{variant}.npz")
+    run_seed = 1 if seed is None else seed
+    pairs = max(1, eval_games // 2) if eval_games else 0
+    block = eval_every or 5_000
+    scratch = Path(tempfile.mkdtemp(prefix="aceydeucey-train-")) / "eval.npz"
+
+    with Progress(
+        TextColumn(say("progress")),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("", total=games)
+
+        def evaluate(done: int, net: Any, rate: float) -> dict[str, Any]:
+            figures: dict[str, Any] = {}
+            if not (eval_every and pairs):
+                return figures
+            net.save(scratch)
+            result = duel(
+                variant,
+                "net",
+                "greedy",
+                pairs,
+                seed=run_seed * 1_000_003 + done,
+                net_path=scratch,
+                workers=workers,
+                ray=ray,
+            )
+            figures.update(
+                vs_greedy=result.mean, vs_greedy_stderr=result.stderr, eval_games=result.games
+            )
+            bar.console.print(
+                say(
+                    "eval",
+                    games=_count(done, language),
+                    ppg=_number(result.mean, language, sign=True),
+                    stderr=_number(result.stderr, language),
+                    wins=result.wins,
+                    played=result.games,
+                    rate=_count(round(rate), language),
+                ),
+                markup=False,
+            )
+            return figures
+
+        try:
+            net = train(
+                variant,
+                games,
+                run_seed,
+                resume=resume,
+                out=target,
+                hyper=Hyper(hidden=hidden, **given),
+                retune=given if resume is not None else None,
+                block=block,
+                on_games=lambda n: bar.update(task, completed=n),
+                evaluate=evaluate,
+            )
+        except AceyDeuceyError as exc:
+            fail_error(exc, language)
+        finally:
+            scratch.unlink(missing_ok=True)
+            scratch.parent.rmdir()
+    console.print(
+        say(
+            "done",
+            games=_count(int(net.meta["games"]), language),
+            path=str(target),
+            seconds=_number(float(net.meta.get("cpu_seconds", 0.0)), language, 0),
+        ),
+        markup=False,
+    )

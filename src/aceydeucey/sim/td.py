@@ -1,0 +1,686 @@
+"""TD(λ) self-play training of the backgammon evaluator (:mod:`aceydeucey.backgammon.net`).
+
+Whole games run inside one Numba loop on the move-generation kernel
+(:func:`~aceydeucey.backgammon.kernel._generate`), with the turn structure of
+the game (and of :mod:`aceydeucey.sim.playouts`, whose helpers it uses: the
+dice, the per-game seed, the scoring): the roll-off, the opening roll, the 1-2
+bonus with its named double and the roll after it, natural doubles' extra
+rolls where the rules give them.  Both sides are the same network.  Every
+decision is greedy at 0-ply: each legal play's resulting position is encoded
+for the side that acts next (the opponent, or the mover again before a named
+double or an extra roll) and the play with the best equity for the mover is
+made; the named double after a 1-2 is the best of all six doubles' plays.
+
+Learning is Sutton's TD(λ) on every output at once, all values taken from
+seat 0's side (the other side's outputs are turned round by the output set's
+permutation and complement), with one eligibility trace per weight and output:
+after each decision ``δ = V(s') - V(s)``, ``w += α Σ_k δ_k e_k``, ``e = λ e +
+∇V(s')``; the value of the final position is the game's result.  The
+learning rate follows ``α(g) = max(α_min, α0 / sqrt(1 + g / τ))`` in the game
+index ``g``, and game ``g`` draws its dice from its own stream (the seed of
+``(seed, g)``), so a run is a function of its seed and hyper-parameters alone:
+``train(N)`` and ``train(N/2)`` resumed for ``N/2`` more give the same weights
+bit for bit.
+
+Rules the loop covers: every move-generation option, both openings, the 1-2
+bonus (named doubles, chain limit, both or one die, full or any named double),
+natural doubles' extra rolls and every scoring.  Entry and bar gates, rolled
+doubles after a 1-2, complements and dice passed to the opponent are refused
+(``bg.train.unsupported``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from aceydeucey.backgammon.board import long_start, off_board_start, standard_start
+from aceydeucey.backgammon.generate import to_board
+from aceydeucey.backgammon.kernel import (
+    _CAP,
+    _MOVE_COLS,
+    _TABLE,
+    SLOTS,
+    WORDS,
+    _flip_into,
+    _generate,
+    move_params_of,
+)
+from aceydeucey.backgammon.net import (
+    MAX_ACTIVE,
+    N_INPUTS,
+    Network,
+    features,
+    forward_sparse,
+    output_set_of,
+)
+from aceydeucey.backgammon.rules import BackgammonRules
+from aceydeucey.core.errors import ArgumentError
+from aceydeucey.sim.playouts import (
+    G_ACEY,
+    G_ACEY_BOTH,
+    G_ACEY_FULL,
+    G_CHAIN_LIMIT,
+    G_DOUBLES_REROLL,
+    G_OPENING,
+    G_SCORING,
+    SCORE_PER_CHECKER,
+    _game_seed,
+    _roll,
+    _score,
+    game_params_of,
+)
+
+__all__ = [
+    "Hyper",
+    "TrainStats",
+    "check_trainable",
+    "play_match",
+    "start_board",
+    "train",
+    "train_games",
+]
+
+#: columns of the per-game statistics :func:`train_games` returns
+S_WINNER, S_POINTS, S_DECISIONS, S_FIRST = range(4)
+N_STATS = 4
+#: a game longer than this is cut short (never seen: a guard against a broken net)
+MAX_DECISIONS = 5_000
+
+
+@dataclass(frozen=True)
+class Hyper:
+    """Hyper-parameters of a training run (saved in its checkpoints)."""
+
+    hidden: int = 128
+    lam: float = 0.7
+    alpha0: float = 0.1
+    alpha_min: float = 0.01
+    tau: float = 10_000.0
+
+    def alpha(self, game: int) -> float:
+        """The learning rate of game ``game`` (0-based)."""
+        return max(self.alpha_min, self.alpha0 / math.sqrt(1.0 + game / self.tau))
+
+
+@dataclass(frozen=True)
+class TrainStats:
+    """What a batch of training games came to (per-game rows, see ``S_*``)."""
+
+    rows: np.ndarray[Any, np.dtype[np.int64]]
+
+    @property
+    def games(self) -> int:
+        return int(self.rows.shape[0])
+
+    @property
+    def mean_decisions(self) -> float:
+        return float(self.rows[:, S_DECISIONS].mean()) if self.games else 0.0
+
+
+def check_trainable(rules: BackgammonRules) -> None:
+    """Refuse rules the training loop does not cover (``bg.train.unsupported``)."""
+    unsupported = {
+        "entry_gate": rules.entry_gate != "none",
+        "bar_reentry_gate": rules.bar_reentry_gate != "none",
+        "acey_doubles_choice": rules.acey_deucey and rules.acey_doubles_choice != "named",
+        "doubles_plus_complement": rules.doubles_plus_complement,
+        "unplayable_remainder": rules.unplayable_remainder != "forfeit",
+        "must_use_max_dice": not rules.must_use_max_dice,
+    }
+    for option, bad in unsupported.items():
+        if bad:
+            raise ArgumentError(
+                "bg.train.unsupported", option=option, value=str(getattr(rules, option))
+            )
+
+
+def train_games(
+    net: Network,
+    rules: BackgammonRules,
+    start: np.ndarray[Any, np.dtype[np.int8]],
+    first_game: int,
+    games: int,
+    seed: int,
+    hyper: Hyper,
+    on_chunk: Callable[[int], None] | None = None,
+    chunk: int = 100,
+) -> TrainStats:
+    """Train ``net`` in place on games ``first_game .. first_game + games - 1`` of ``seed``.
+
+    ``on_chunk(done)`` is called after every ``chunk`` games (for progress bars).
+    """
+    check_trainable(rules)
+    spec = net.spec
+    perm, comp, coef = spec.arrays()
+    mparams = move_params_of(rules)
+    gparams = game_params_of(rules)
+    rows = np.zeros((games, N_STATS), dtype=np.int64)
+    work = _Work(net.hidden, spec.size)
+    done = 0
+    while done < games:
+        n = min(chunk, games - done)
+        alphas = np.array([hyper.alpha(g) for g in range(first_game + done, first_game + done + n)])
+        weights = (net.w1, net.b1, net.w2, net.b2)
+        status = _run_chunk(
+            weights, weights, -1, True,
+            perm, comp, coef, spec.bias, 0 if spec.name == "points" else 1,
+            start, mparams, gparams, first_game + done, n, seed, alphas, hyper.lam,
+            rows[done : done + n], *work.arrays,
+        )  # fmt: skip
+        if status < 0:
+            raise RuntimeError("fast move generation overflowed its result table")
+        done += n
+        if on_chunk is not None:
+            on_chunk(done)
+    return TrainStats(rows)
+
+
+def start_board(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int8]]:
+    """The kernel board of the rules' starting position (seat 0 on roll's side)."""
+    starts = {"off_board": off_board_start, "standard": standard_start, "long": long_start}
+    return to_board(starts[rules.start]())
+
+
+#: Called after each block of games with (games done in all, the network, the block's
+#: games per CPU second of training); returns figures to keep in the checkpoint's history.
+Evaluate = Callable[[int, Network, float], dict[str, Any]]
+
+
+def train(
+    variant: str,
+    games: int,
+    seed: int,
+    *,
+    resume: str | Path | None = None,
+    out: str | Path | None = None,
+    hyper: Hyper | None = None,
+    retune: dict[str, float] | None = None,
+    block: int = 5_000,
+    on_games: Callable[[int], None] | None = None,
+    evaluate: Evaluate | None = None,
+) -> Network:
+    """Train (or go on training) the network of ``variant`` for ``games`` more games.
+
+    A fresh run starts from small random weights drawn from ``seed`` with ``hyper``;
+    ``resume`` loads a checkpoint and continues it exactly (its seed, hyper-parameters
+    and game count; ``bg.train.resume_variant`` if it is another variant's).
+    ``retune`` changes learning hyper-parameters (``lam``, ``alpha0``, ``alpha_min``,
+    ``tau``) from here on, e.g. a lower learning rate for a last phase; the checkpoint
+    records the change in its history, so the run stays reproducible from its commands.
+    After every ``block`` games the network is saved to ``out`` (the checkpoint:
+    weights, games done, seed, hyper-parameters, encoding version, history) and
+    ``evaluate`` is called; ``on_games(n)`` reports the games done in this run.
+    """
+    rules = BackgammonRules.resolve(variant=variant)
+    check_trainable(rules)
+    if resume is not None:
+        net = Network.load(resume)
+        if net.variant != variant:
+            raise ArgumentError(
+                "bg.train.resume_variant", path=str(resume), found=net.variant, variant=variant
+            )
+        # a network saved outside a run (no training state) starts its count at zero
+        meta = net.meta
+        hyper = Hyper(**meta["hyper"]) if "hyper" in meta else Hyper(hidden=net.hidden)
+        seed = int(meta.get("seed", seed))
+        meta.update(games=int(meta.get("games", 0)), seed=seed, hyper=asdict(hyper))
+    else:
+        hyper = hyper or Hyper()
+        net = Network.initial(variant, output_set_of(rules.scoring).name, hyper.hidden, seed)
+        net.meta = {"games": 0, "seed": seed, "hyper": asdict(hyper), "history": []}
+    if retune:
+        hyper = Hyper(**{**asdict(hyper), **{k: float(v) for k, v in retune.items()}})
+        net.meta["hyper"] = asdict(hyper)
+        net.meta.setdefault("history", []).append(
+            {"games": int(net.meta["games"]), "retune": dict(retune)}
+        )
+    start = start_board(rules)
+    done_before = int(net.meta["games"])
+    done = 0
+    while done < games:
+        n = min(block, games - done)
+        clock = time.process_time()
+        first = done_before + done
+
+        def progress(k: int, base: int = done) -> None:
+            if on_games is not None:
+                on_games(base + k)
+
+        train_games(net, rules, start, first, n, seed, hyper, on_chunk=progress)
+        cpu = time.process_time() - clock
+        done += n
+        net.meta["games"] = done_before + done
+        net.meta["cpu_seconds"] = float(net.meta.get("cpu_seconds", 0.0)) + cpu
+        rate = n / cpu if cpu > 0 else 0.0
+        entry: dict[str, Any] = {
+            "games": done_before + done,
+            "cpu_seconds": cpu,
+            "games_per_cpu_second": rate,
+        }
+        if evaluate is not None:
+            entry.update(evaluate(done_before + done, net, rate))
+        net.meta.setdefault("history", []).append(entry)
+        if out is not None:
+            net.save(out)
+    return net
+
+
+def play_match(
+    net: Network,
+    opponent: Network | None,
+    rules: BackgammonRules,
+    start: np.ndarray[Any, np.dtype[np.int8]],
+    pairs: int,
+    seed: int,
+    first_pair: int = 0,
+) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """Points ``net`` wins in each of ``2 * pairs`` games against ``opponent`` (``None``:
+    a random player), both at 0-ply, with duplicate dice: game ``i`` of ``seed`` is
+    played once with ``net`` in seat 0 and once in seat 1 (the same dice as long as the
+    random player's draws do not shift them).  Rows: pair ``i``'s two games side by side.
+    """
+    check_trainable(rules)
+    spec = net.spec
+    if opponent is not None and opponent.outputs != net.outputs:
+        raise ArgumentError("bg.net.outputs", first=net.outputs, second=opponent.outputs)
+    perm, comp, coef = spec.arrays()
+    mparams = move_params_of(rules)
+    gparams = game_params_of(rules)
+    work = _Work(0, spec.size)
+    mine = (net.w1, net.b1, net.w2, net.b2)
+    theirs = mine if opponent is None else (opponent.w1, opponent.b1, opponent.w2, opponent.b2)
+    kind = 0 if spec.name == "points" else 1
+    alphas = np.zeros(pairs)
+    result = np.zeros((pairs, 2), dtype=np.int64)
+    for side in (0, 1):
+        rows = np.zeros((pairs, N_STATS), dtype=np.int64)
+        a, b = (mine, theirs) if side == 0 else (theirs, mine)
+        random_seat = -1 if opponent is not None else 1 - side
+        status = _run_chunk(
+            a, b, random_seat, False, perm, comp, coef, spec.bias, kind,
+            start, mparams, gparams, first_pair, pairs, seed, alphas, 0.0, rows, *work.arrays,
+        )  # fmt: skip
+        if status < 0:
+            raise RuntimeError("fast move generation overflowed its result table")
+        sign = np.where(rows[:, S_WINNER] == side, 1, -1)
+        result[:, side] = sign * rows[:, S_POINTS]
+    return result
+
+
+class _Work:
+    """The trainer's scratch arrays: the kernel's work space, traces, buffers."""
+
+    def __init__(self, hidden: int, n_out: int) -> None:
+        self.arrays = (
+            np.zeros((_CAP, SLOTS), dtype=np.int8),  # pos
+            np.zeros((_CAP, _MOVE_COLS), dtype=np.int8),  # moves
+            np.zeros((_CAP, 4), dtype=np.int64),  # meta
+            np.full(_TABLE, -1, dtype=np.int64),  # table
+            np.zeros(_CAP, dtype=np.int64),  # keep
+            np.zeros((5, WORDS), dtype=np.int64),  # work
+            np.zeros(32, dtype=np.int64),  # aux
+            np.zeros((N_INPUTS, hidden, n_out), dtype=np.float64),  # ew1
+            np.zeros((hidden, n_out), dtype=np.float64),  # eb1
+            np.zeros((hidden, n_out, n_out), dtype=np.float64),  # ew2
+            np.zeros((n_out, n_out), dtype=np.float64),  # eb2
+        )
+
+
+# =============================================================================
+# kernels
+# =============================================================================
+
+
+@njit(cache=True)
+def _to_frame(out: Any, flip: bool, perm: Any, comp: Any, res: Any) -> None:
+    """``out`` seen from the other side when ``flip``, else copied, into ``res``."""
+    for k in range(out.shape[0]):
+        if flip:
+            v = out[perm[k]]
+            res[k] = 1.0 - v if comp[k] == 1 else v
+        else:
+            res[k] = out[k]
+
+
+@njit(cache=True)
+def _won(board: Any, scoring: int, kind: int, tmp: Any, res: Any) -> None:
+    """Outputs of a won game for the winner (``board``: after its last checker left)."""
+    _flip_into(board, tmp)
+    points = _score(tmp, scoring)
+    for k in range(res.shape[0]):
+        res[k] = 0.0
+    res[0] = 1.0
+    if kind == 0:
+        res[1] = points / 15.0 if scoring == SCORE_PER_CHECKER else 0.0
+    else:
+        res[1] = 1.0 if points >= 2 and scoring != SCORE_PER_CHECKER else 0.0
+        res[2] = 1.0 if points >= 3 and scoring != SCORE_PER_CHECKER else 0.0
+
+
+@njit(cache=True)
+def _choose(
+    board: Any, dice: Any, flip_next: bool, pending_next: int,
+    w1: Any, b1: Any, w2: Any, b2: Any, perm: Any, comp: Any, coef: Any, bias: float,
+    kind: int, scoring: int, mparams: Any,
+    pos: Any, moves: Any, meta: Any, table: Any, keep: Any, work: Any, aux: Any,
+    idx: Any, val: Any, hid: Any, out: Any, res: Any, tmp: Any, best_board: Any,
+    flip_if_used: int, rand: bool,
+) -> tuple[float, int, int]:  # fmt: skip
+    """The best play of ``dice`` for the mover at 0-ply, copied into ``best_board``.
+
+    Positions are evaluated for the side acting next: the opponent when
+    ``flip_next``, else the mover (with ``pending_next``); when ``flip_if_used``
+    is positive, a play using fewer dice than it passes the turn instead
+    (the reroll after a named double needs all four played).  Returns
+    ``(equity for the mover, dice used, outcome)``: outcome 1 when the best play
+    wins the game, 2 when it passes the turn, 0 when the mover acts again;
+    -1 on a kernel overflow.  With ``rand`` the play is drawn uniformly instead
+    (a random player, for evaluations) and its equity is 0.
+    """
+    k, used = _generate(board, dice, mparams, pos, moves, meta, table, keep, work, aux)
+    if k <= 0:
+        return 0.0, 0, -1
+    flip = flip_next or (flip_if_used > 0 and used < flip_if_used)
+    pend = 0 if flip else pending_next
+    if rand:
+        row = pos[keep[np.random.randint(0, k)]]
+        for i in range(SLOTS):
+            best_board[i] = row[i]
+        return 0.0, used, 1 if row[28] == 15 else (2 if flip else 0)
+    best = -1e300
+    best_outcome = 0
+    for j in range(k):
+        row = pos[keep[j]]
+        if row[28] == 15:
+            _won(row, scoring, kind, tmp, res)
+            outcome = 1
+        else:
+            nnz = features(row, flip, pend, idx, val)
+            forward_sparse(idx, val, nnz, w1, b1, w2, b2, hid, out)
+            _to_frame(out, flip, perm, comp, res)
+            outcome = 2 if flip else 0
+        eq = bias
+        for q in range(res.shape[0]):
+            eq += coef[q] * res[q]
+        if eq > best:
+            best = eq
+            best_outcome = outcome
+            for i in range(SLOTS):
+                best_board[i] = row[i]
+    return best, used, best_outcome
+
+
+@njit(cache=True)
+def _run_chunk(
+    net_a: Any, net_b: Any, random_seat: int, learn: bool,
+    perm: Any, comp: Any, coef: Any, bias: float, kind: int,
+    start: Any, mparams: Any, gparams: Any, first_game: int, games: int, seed: int,
+    alphas: Any, lam: float, stats: Any,
+    pos: Any, moves: Any, meta: Any, table: Any, keep: Any, work: Any, aux: Any,
+    ew1: Any, eb1: Any, ew2: Any, eb2: Any,
+) -> int:  # fmt: skip
+    """Games ``first_game ..`` of ``seed``: seat 0 plays ``net_a``, seat 1 ``net_b``, except
+    that seat ``random_seat`` (when 0 or 1) plays at random; with ``learn``, TD(λ) on
+    ``net_a`` (self-play: pass the same network twice).  Each network is a tuple
+    ``(w1, b1, w2, b2)``, updated in place.
+
+    Returns 0, or -1 on a kernel overflow.
+    """
+    w1, b1, w2, b2 = net_a
+    nh = b1.shape[0]
+    no = b2.shape[0]
+    idx = np.zeros(MAX_ACTIVE, dtype=np.int64)
+    val = np.zeros(MAX_ACTIVE, dtype=np.float64)
+    hid = np.zeros(max(nh, net_b[1].shape[0]), dtype=np.float64)
+    out = np.zeros(no, dtype=np.float64)
+    res = np.zeros(no, dtype=np.float64)
+    prev = np.zeros(no, dtype=np.float64)
+    target = np.zeros(no, dtype=np.float64)
+    delta = np.zeros(no, dtype=np.float64)
+    ident = np.arange(no)
+    tmp = np.zeros(SLOTS, dtype=np.int8)
+    board = np.zeros(SLOTS, dtype=np.int8)
+    cand = np.zeros(SLOTS, dtype=np.int8)
+    best_board = np.zeros(SLOTS, dtype=np.int8)
+    two = np.empty(2, dtype=np.int64)
+    four = np.empty(4, dtype=np.int64)
+    touched = np.zeros(N_INPUTS, dtype=np.bool_)
+    rows_touched = np.zeros(N_INPUTS, dtype=np.int64)
+    opening = gparams[G_OPENING]
+    acey = gparams[G_ACEY] == 1
+    reroll_mode = gparams[G_DOUBLES_REROLL]
+    acey_both = gparams[G_ACEY_BOTH] == 1
+    acey_full = gparams[G_ACEY_FULL] == 1
+    chain_limit = gparams[G_CHAIN_LIMIT]
+    scoring = gparams[G_SCORING]
+    full_named = 4 if acey_full else 0
+    for gi in range(games):
+        g = first_game + gi
+        alpha = alphas[gi]
+        np.random.seed(_game_seed(seed, g))
+        for i in range(SLOTS):
+            board[i] = start[i]
+        n_touched = 0
+        if learn:  # traces start at zero each game (ew1: only the rows touched last game)
+            eb1[:, :] = 0.0
+            ew2[:, :, :] = 0.0
+            eb2[:, :] = 0.0
+        a = _roll()
+        b = _roll()
+        while a == b:
+            a = _roll()
+            b = _roll()
+        seat = 0 if a > b else 1
+        first = True
+        chain = 0
+        pending = 0
+        next_pending = 0
+        have_prev = False
+        decisions = 0
+        winner = -1
+        points = 0
+        nnz = 0
+        while decisions < MAX_DECISIONS:
+            net = net_a if seat == 0 else net_b
+            rand = seat == random_seat
+            if pending == 1:
+                # name the double: the best play of all six (a random player draws one)
+                best = -1e300
+                outcome = 0
+                for d in range(1, 7):
+                    if rand and d > 1:
+                        break
+                    named = _roll() if rand else d
+                    for i in range(4):
+                        four[i] = named
+                    eq, _, oc = _choose(
+                        board, four, False, 0,
+                        net[0], net[1], net[2], net[3], perm, comp, coef, bias, kind, scoring,
+                        mparams, pos, moves, meta, table, keep, work, aux,
+                        idx, val, hid, out, res, tmp, cand, full_named, rand,
+                    )  # fmt: skip
+                    if oc < 0:
+                        return -1
+                    if eq > best:
+                        best = eq
+                        outcome = oc
+                        for i in range(SLOTS):
+                            best_board[i] = cand[i]
+                next_pending = 0
+                decisions += 2  # the naming and the play
+            else:
+                if first and opening == 0:
+                    d1, d2 = max(a, b), min(a, b)
+                else:
+                    d1 = _roll()
+                    d2 = _roll()
+                    if d2 > d1:
+                        d1, d2 = d2, d1
+                first = False
+                next_pending = 0
+                if d1 == d2:
+                    for i in range(4):
+                        four[i] = d1
+                    # an extra roll of natural doubles: always, or when all four are played
+                    need = 4 if reroll_mode == 1 else 0
+                    eq, _, outcome = _choose(
+                        board, four, reroll_mode == 0, 0,
+                        net[0], net[1], net[2], net[3], perm, comp, coef, bias, kind, scoring,
+                        mparams, pos, moves, meta, table, keep, work, aux,
+                        idx, val, hid, out, res, tmp, best_board, need, rand,
+                    )  # fmt: skip
+                else:
+                    two[0] = d1
+                    two[1] = d2
+                    bonus = (
+                        acey and d1 == 2 and d2 == 1
+                        and (chain_limit == 0 or chain < chain_limit)
+                    )  # fmt: skip
+                    need = 0
+                    if bonus:
+                        need = 2 if acey_both else 1
+                    eq, _, outcome = _choose(
+                        board, two, not bonus, 1,
+                        net[0], net[1], net[2], net[3], perm, comp, coef, bias, kind, scoring,
+                        mparams, pos, moves, meta, table, keep, work, aux,
+                        idx, val, hid, out, res, tmp, best_board, need, rand,
+                    )  # fmt: skip
+                    if outcome == 0 and bonus:
+                        chain += 1
+                        next_pending = 1
+                decisions += 1
+                if outcome < 0:
+                    return -1
+            # the new state s'
+            mover = seat
+            for i in range(SLOTS):
+                board[i] = best_board[i]
+            if outcome == 1:
+                winner = mover
+                _flip_into(board, tmp)
+                points = _score(tmp, scoring)
+                if not learn:
+                    break
+                _won(board, scoring, kind, tmp, res)
+                _to_frame(res, mover == 1, perm, comp, target)
+            else:
+                if outcome == 2:
+                    _flip_into(board, tmp)
+                    for i in range(SLOTS):
+                        board[i] = tmp[i]
+                    seat = 1 - seat
+                    chain = 0
+                    pending = 0
+                else:
+                    pending = next_pending
+                if not learn:
+                    continue
+                nnz = features(board, False, pending, idx, val)
+                forward_sparse(idx, val, nnz, w1, b1, w2, b2, hid, out)
+                _to_frame(out, seat == 1, perm, comp, target)
+            # TD step (values from seat 0's side): w += alpha sum_k delta_k e_k; e *= lambda
+            if have_prev:
+                for k in range(no):
+                    delta[k] = alpha * (target[k] - prev[k])
+                _update(w1, b1, w2, b2, ew1, eb1, ew2, eb2, delta, lam, rows_touched, n_touched)
+            if outcome == 1:
+                break
+            if have_prev:
+                # the value and gradient of s' at the updated weights
+                forward_sparse(idx, val, nnz, w1, b1, w2, b2, hid, out)
+                _to_frame(out, seat == 1, perm, comp, target)
+            for j in range(nnz):
+                i = idx[j]
+                if not touched[i]:
+                    touched[i] = True
+                    rows_touched[n_touched] = i
+                    n_touched += 1
+            frame = perm if seat == 1 else ident
+            _add_gradient(
+                idx, val, nnz, w2, hid, out, frame, comp, seat == 1,
+                ew1, eb1, ew2, eb2,
+            )  # fmt: skip
+            for k in range(no):
+                prev[k] = target[k]
+            have_prev = True
+        for r in range(n_touched):
+            i = rows_touched[r]
+            touched[i] = False
+            ew1[i, :, :] = 0.0
+        stats[gi, S_WINNER] = winner
+        stats[gi, S_POINTS] = points
+        stats[gi, S_DECISIONS] = decisions
+        stats[gi, S_FIRST] = 0 if a > b else 1
+    return 0
+
+
+@njit(cache=True)
+def _update(
+    w1: Any, b1: Any, w2: Any, b2: Any, ew1: Any, eb1: Any, ew2: Any, eb2: Any,
+    delta: Any, lam: float, rows: Any, n_rows: int,
+) -> None:  # fmt: skip
+    """``w += sum_k delta_k e_k`` (``delta`` already times alpha), then ``e *= lam``.
+
+    Only the input rows touched this game (``rows[:n_rows]``) have nonzero traces.
+    """
+    nh = b1.shape[0]
+    no = b2.shape[0]
+    for r in range(n_rows):
+        i = rows[r]
+        for h in range(nh):
+            s = 0.0
+            for k in range(no):
+                s += delta[k] * ew1[i, h, k]
+                ew1[i, h, k] *= lam
+            w1[i, h] += s
+    for h in range(nh):
+        s = 0.0
+        for k in range(no):
+            s += delta[k] * eb1[h, k]
+            eb1[h, k] *= lam
+        b1[h] += s
+        for j in range(no):
+            s = 0.0
+            for k in range(no):
+                s += delta[k] * ew2[h, j, k]
+                ew2[h, j, k] *= lam
+            w2[h, j] += s
+    for j in range(no):
+        s = 0.0
+        for k in range(no):
+            s += delta[k] * eb2[j, k]
+            eb2[j, k] *= lam
+        b2[j] += s
+
+
+@njit(cache=True)
+def _add_gradient(
+    idx: Any, val: Any, nnz: int, w2: Any, hid: Any, out: Any, perm: Any, comp: Any,
+    flipped: bool, ew1: Any, eb1: Any, ew2: Any, eb2: Any,
+) -> None:  # fmt: skip
+    """``e_k += grad V_k`` for every output ``k`` from seat 0's side.
+
+    ``V_k`` is output ``perm[k]`` of the network (complemented where ``flipped`` and
+    ``comp[k]``, which turns the gradient's sign), ``hid``/``out`` its activations.
+    """
+    nh = w2.shape[0]
+    no = out.shape[0]
+    for k in range(no):
+        j = perm[k]
+        sign = -1.0 if flipped and comp[k] == 1 else 1.0
+        g_out = sign * out[j] * (1.0 - out[j])
+        eb2[j, k] += g_out
+        for h in range(nh):
+            ew2[h, j, k] += g_out * hid[h]
+            g_h = g_out * w2[h, j] * hid[h] * (1.0 - hid[h])
+            eb1[h, k] += g_h
+            for q in range(nnz):
+                ew1[idx[q], h, k] += g_h * val[q]

@@ -1,0 +1,130 @@
+"""The ``hint`` and ``train`` commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from aceydeucey.backgammon.board import standard_start
+from aceydeucey.backgammon.game import BackgammonGame
+from aceydeucey.backgammon.moves import legal_plays
+from aceydeucey.backgammon.net import Network
+from aceydeucey.backgammon.rules import BackgammonRules
+from aceydeucey.cli.app import app
+
+runner = CliRunner()
+OPENING_ID = standard_start().position_id()  # 4HPwATDgc/ABMA
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+# -- hint -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ply", ["0", "2"])
+def test_hint_json_ranks_every_legal_play_best_first(ply: str) -> None:
+    code, out = run(
+        "hint", "backgammon", "--variant", "classic", "--position", OPENING_ID,
+        "--dice", "3-1", "--ply", ply, "--json",
+    )  # fmt: skip
+    assert code == 0, out
+    data = json.loads(out)
+    plays = data["plays"]
+    rules = BackgammonRules.resolve(variant="classic")
+    assert {p["play"] for p in plays} == {
+        str(p) for p in legal_plays(standard_start(), (3, 1), rules)
+    }
+    if ply == "0":
+        equities = [p["equity"] for p in plays]
+        assert equities == sorted(equities, reverse=True)
+    assert all(0.0 <= p["win"] <= 1.0 for p in plays)
+    assert "doubles" not in data
+
+
+def test_hint_after_a_1_2_ranks_the_six_doubles() -> None:
+    game = BackgammonGame(BackgammonRules.resolve(variant="acey-deucey"))
+    state = game.new_initial_state().apply("opening 5-2").apply("2-1")
+    code, out = run("hint", "backgammon", "--position", state.state_id(), "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["dice"] == [2, 1]
+    doubles = data["doubles"]
+    assert sorted(d["double"] for d in doubles) == [1, 2, 3, 4, 5, 6]
+    equities = [d["equity"] for d in doubles]
+    assert equities == sorted(equities, reverse=True)
+    # the table in Portuguese says the same
+    code, out = run("hint", "backgammon", "--position", state.state_id(), "--lang", "pt")
+    assert code == 0 and "O duplo a escolher" in out and "Equidade" in out
+
+
+def test_hint_table_in_english() -> None:
+    code, out = run("hint", "backgammon", "--variant", "classic", "--position", OPENING_ID,
+                    "--dice", "6-5")  # fmt: skip
+    assert code == 0
+    assert "24/13" in out and "cubeless money equity" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "en", "pt"),
+    [
+        (
+            ("--position", "4HPwATDgc/AB", "--dice", "3-1"),
+            "not a Position ID",
+            "não é um Position ID",
+        ),
+        (("--position", OPENING_ID, "--dice", "7-1"), "dice", "dados"),
+        (("--position", OPENING_ID, "--dice", "double 3"), "not a roll", "não é um lançamento"),
+        (("--position", OPENING_ID), "--dice", "--dice"),
+        (("--position", OPENING_ID, "--dice", "3-1", "--ply", "1"), "0 or 2", "0 ou 2"),
+    ],
+)
+def test_hint_errors_are_coded_and_translated(args: tuple[str, ...], en: str, pt: str) -> None:
+    code, out = run("hint", "backgammon", "--variant", "classic", *args, "--lang", "en")
+    assert code == 2 and en in out and "Traceback" not in out
+    code, out = run("hint", "backgammon", "--variant", "classic", *args, "--lang", "pt")
+    assert code == 2 and pt in out
+
+
+# -- train ----------------------------------------------------------------------------
+
+
+def test_train_measures_as_it_goes_and_resumes(tmp_path: Path) -> None:
+    path = tmp_path / "net.npz"
+    code, out = run(
+        "train", "backgammon", "--variant", "classic", "--games", "20", "--seed", "4",
+        "--hidden", "8", "--eval-every", "10", "--eval-games", "2", "--out", str(path),
+    )  # fmt: skip
+    assert code == 0, out
+    assert out.count("vs greedy") == 2 and "20 games in all" in out
+    net = Network.load(path)
+    assert net.meta["games"] == 20 and net.meta["seed"] == 4 and net.hidden == 8
+    assert [h["games"] for h in net.meta["history"]] == [10, 20]
+    assert all(h["eval_games"] == 2 for h in net.meta["history"])
+    code, out = run(
+        "train", "backgammon", "--variant", "classic", "--games", "5", "--resume", str(path),
+        "--eval-every", "0", "--lang", "pt",
+    )  # fmt: skip
+    assert code == 0, out
+    assert "25 jogos ao todo" in out
+    assert Network.load(path).meta["games"] == 25
+
+
+def test_train_refuses_bad_arguments(tmp_path: Path) -> None:
+    code, out = run("train", "backgammon", "--games", "0")
+    assert code == 2 and "positive" in out
+    code, out = run("train", "backgammon", "--lambda", "1.5", "--lang", "pt")
+    assert code == 2 and "lambda entre 0 e 1" in out
+    Network.initial("classic", "gammons", 4, 1).save(tmp_path / "c.npz")
+    code, out = run("train", "backgammon", "--resume", str(tmp_path / "c.npz"), "--seed", "3")
+    assert code == 2 and "--seed" in out
+    code, out = run(
+        "train", "backgammon", "--variant", "acey-deucey", "--resume", str(tmp_path / "c.npz"),
+        "--lang", "pt",
+    )  # fmt: skip
+    assert code == 2 and "variante" in out

@@ -1,0 +1,180 @@
+"""The network evaluator: its encoding, its outputs from both sides, its files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aceydeucey.backgammon.board import off_board_start, standard_start
+from aceydeucey.backgammon.generate import to_board
+from aceydeucey.backgammon.kernel import flip_board, move_params_of
+from aceydeucey.backgammon.net import (
+    ENCODING_VERSION,
+    I_ANY_UNENTERED,
+    I_OFF,
+    I_PENDING,
+    I_PIPS,
+    I_RACE,
+    I_UNENTERED,
+    MAX_ACTIVE,
+    N_INPUTS,
+    OUTPUTS,
+    Network,
+    encode,
+    features,
+    forward_sparse,
+    shipped,
+    weights_path,
+)
+from aceydeucey.backgammon.rules import BackgammonRules
+from aceydeucey.core.errors import ArgumentError
+from aceydeucey.sim.playouts import game_params_of, trace_game
+
+
+def sample_boards(variant: str, seed: int) -> np.ndarray:
+    """The positions of one random game (after each play, from the mover's side)."""
+    rules = BackgammonRules.resolve(variant=variant)
+    start = to_board(off_board_start() if variant == "acey-deucey" else standard_start())
+    _, events = trace_game(start, move_params_of(rules), game_params_of(rules), seed)
+    plays = events[events[:, 0] == 3]
+    return np.ascontiguousarray(plays[:, 4:], dtype=np.int8)
+
+
+def test_standard_start_encoding_by_hand() -> None:
+    x = encode(to_board(standard_start()))[0]
+    # my 24-point holds 2: units n>=1, n>=2; my 6-point 5: all four, (5 - 3) / 2 = 1
+    assert x[4 * 23 : 4 * 23 + 4].tolist() == [1, 1, 0, 0]
+    assert x[4 * 5 : 4 * 5 + 4].tolist() == [1, 1, 1, 1.0]
+    assert x[4 * 12 : 4 * 12 + 4].tolist() == [1, 1, 1, 1.0]
+    # the opponent's, in its own numbering: the same
+    assert x[96 + 4 * 23 : 96 + 4 * 23 + 4].tolist() == [1, 1, 0, 0]
+    assert x[I_PIPS] == x[I_PIPS + 1] == pytest.approx(167 / 200)
+    assert x[I_RACE] == 0 and x[I_PENDING] == 0 and x[I_OFF] == 0
+    assert np.count_nonzero(x) == 2 * (2 + 4 + 3 + 4) + 2
+
+
+def test_acey_deucey_start_counts_unentered_checkers() -> None:
+    x = encode(to_board(off_board_start()), pendings=1)[0]
+    assert x[I_UNENTERED] == x[I_UNENTERED + 1] == 1.0
+    assert x[I_ANY_UNENTERED] == x[I_ANY_UNENTERED + 1] == 1.0
+    assert x[I_PENDING] == 1.0
+    assert x[I_PIPS] == pytest.approx(375 / 200)
+    assert np.count_nonzero(x[:192]) == 0
+
+
+def test_race_flag() -> None:
+    board = np.zeros(32, dtype=np.int8)
+    board[0:5] = 3  # mine on my 1..5
+    board[20:24] = -3  # theirs on my 21..24 (their 1..4): no contact left
+    board[29] = 3
+    assert encode(board)[0, I_RACE] == 1.0
+    board[10], board[29] = 1, 2  # one of mine on my 11 ...
+    assert encode(board)[0, I_RACE] == 1.0
+    board[23], board[5] = -2, -1  # ... and one of theirs on my 6, ahead of it: contact
+    assert encode(board)[0, I_RACE] == 0.0
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["acey-deucey", "classic"]), st.integers(0, 10_000), st.integers(0, 1))
+def test_flipped_encoding_is_the_encoding_of_the_flipped_board(
+    variant: str, seed: int, pending: int
+) -> None:
+    for board in sample_boards(variant, seed)[::7]:
+        assert np.array_equal(
+            encode(board, flips=True, pendings=pending),
+            encode(flip_board(board), pendings=pending),
+        )
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10_000))
+def test_features_are_sparse_sorted_and_match_encode(seed: int) -> None:
+    idx = np.zeros(MAX_ACTIVE, dtype=np.int64)
+    val = np.zeros(MAX_ACTIVE, dtype=np.float64)
+    for board in sample_boards("acey-deucey", seed)[::5]:
+        n = features(board, False, 0, idx, val)
+        assert list(idx[:n]) == sorted(set(idx[:n]))
+        dense = np.zeros(N_INPUTS)
+        dense[idx[:n]] = val[:n]
+        assert np.array_equal(dense, encode(board)[0])
+
+
+@pytest.mark.parametrize("outputs", sorted(OUTPUTS))
+@pytest.mark.parametrize(("flip", "pending"), [(False, 0), (True, 0), (False, 1)])
+def test_sparse_forward_agrees_with_the_dense_numpy_network(
+    outputs: str, flip: bool, pending: int
+) -> None:
+    net = Network.initial("classic", outputs, 24, seed=3)
+    net.w1 *= 20  # large enough weights that a mistake shows
+    boards = sample_boards("acey-deucey", 11)
+    dense = net.forward(encode(boards, flips=flip, pendings=pending))
+    np.testing.assert_allclose(net.evaluate(boards, flip, pending), dense, rtol=1e-10)
+    idx = np.zeros(MAX_ACTIVE, dtype=np.int64)
+    val = np.zeros(MAX_ACTIVE, dtype=np.float64)
+    hid = np.zeros(24)
+    out = np.zeros(net.spec.size)
+    n = features(boards[5], flip, pending, idx, val)
+    forward_sparse(idx, val, n, net.w1, net.b1, net.w2, net.b2, hid, out)
+    np.testing.assert_allclose(out, dense[5], rtol=1e-10)
+    assert out.min() > 0.0 and out.max() < 1.0
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.sampled_from(sorted(OUTPUTS)),
+    st.lists(st.floats(0, 1, allow_nan=False), min_size=5, max_size=5),
+)
+def test_other_side_of_outputs_is_an_involution_and_negates_equity(
+    name: str, values: list[float]
+) -> None:
+    spec = OUTPUTS[name]
+    o = np.array(values[: spec.size])
+    assert np.allclose(spec.flip(spec.flip(o)), o)
+    assert spec.equity(spec.flip(o)) == pytest.approx(-spec.equity(o), abs=1e-12)
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    net = Network.initial("acey-deucey", "points", 16, seed=5)
+    net.meta = {"games": 12, "seed": 5}
+    net.save(tmp_path / "n.npz")
+    back = Network.load(tmp_path / "n.npz")
+    for name in ("w1", "b1", "w2", "b2"):
+        assert np.array_equal(getattr(back, name), getattr(net, name))
+    assert (back.outputs, back.variant, back.meta) == ("points", "acey-deucey", net.meta)
+
+
+def test_other_encoding_version_is_refused_with_its_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import aceydeucey.backgammon.net as net_module
+
+    monkeypatch.setattr(net_module, "ENCODING_VERSION", ENCODING_VERSION + 1)
+    Network.initial("classic", "gammons", 8, seed=1).save(tmp_path / "old.npz")
+    monkeypatch.undo()
+    with pytest.raises(ArgumentError) as err:
+        Network.load(tmp_path / "old.npz")
+    assert err.value.code == "bg.net.version"
+    assert err.value.params["found"] == ENCODING_VERSION + 1
+    assert "versão" in err.value.render("pt")
+
+
+def test_unreadable_weights_are_refused_with_a_code(tmp_path: Path) -> None:
+    (tmp_path / "bad.npz").write_bytes(b"not a zip file")
+    with pytest.raises(ArgumentError) as err:
+        Network.load(tmp_path / "bad.npz")
+    assert err.value.code == "bg.net.file"
+
+
+@pytest.mark.parametrize(
+    ("variant", "outputs"), [("acey-deucey", "points"), ("classic", "gammons")]
+)
+def test_shipped_weights_load_small_and_trained(variant: str, outputs: str) -> None:
+    path = weights_path(variant)
+    assert path.stat().st_size < 1_000_000
+    net = shipped(variant)
+    assert (net.variant, net.outputs) == (variant, outputs)
+    assert net.meta["games"] >= 10_000  # a trained network, not a placeholder

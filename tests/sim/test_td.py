@@ -1,0 +1,157 @@
+"""The TD(λ) trainer: it learns, it is reproducible and resumable, and it sees what the bots see."""
+
+from __future__ import annotations
+
+import copy
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aceydeucey.backgammon.evaluator import Evaluator
+from aceydeucey.backgammon.generate import position_of_board
+from aceydeucey.backgammon.kernel import flip_board, move_params_of
+from aceydeucey.backgammon.net import MAX_ACTIVE, Network
+from aceydeucey.backgammon.rules import BackgammonRules
+from aceydeucey.core.errors import ArgumentError
+from aceydeucey.sim.playouts import game_params_of, trace_game
+from aceydeucey.sim.td import (
+    Hyper,
+    _choose,
+    _Work,
+    check_trainable,
+    play_match,
+    start_board,
+    train,
+    train_games,
+)
+
+#: Standard errors a difference must clear to count as significant.
+Z = 3.0
+
+
+def mean_and_stderr(points: np.ndarray) -> tuple[float, float]:
+    """Mean points per game and its standard error over the duplicate pairs."""
+    pairs = points.sum(axis=1) / 2.0
+    return float(points.mean()), float(pairs.std(ddof=1) / math.sqrt(len(pairs)))
+
+
+def test_a_few_hundred_games_beat_random_and_the_untrained_network() -> None:
+    rules = BackgammonRules.resolve(variant="classic")
+    start = start_board(rules)
+    net = Network.initial("classic", "gammons", 32, seed=7)
+    untrained = copy.deepcopy(net)
+    train_games(net, rules, start, 0, 300, 7, Hyper(hidden=32))
+    before, se_before = mean_and_stderr(play_match(untrained, None, rules, start, 400, 99))
+    after, se_after = mean_and_stderr(play_match(net, None, rules, start, 400, 99))
+    # better than the random player, and better than it was before training
+    assert after - Z * se_after > 0
+    assert after - before > Z * math.hypot(se_before, se_after)
+    head_to_head, se = mean_and_stderr(play_match(net, untrained, rules, start, 400, 5))
+    assert head_to_head - Z * se > 0
+
+
+def test_n_games_equal_half_then_resumed_half_bit_for_bit(tmp_path: Path) -> None:
+    hyper = Hyper(hidden=16)
+    whole = train("acey-deucey", 40, 3, hyper=hyper, block=15, out=tmp_path / "whole.npz")
+    train("acey-deucey", 20, 3, hyper=hyper, block=15, out=tmp_path / "half.npz")
+    resumed = train("acey-deucey", 20, 0, resume=tmp_path / "half.npz", out=tmp_path / "more.npz")
+    for name in ("w1", "b1", "w2", "b2"):
+        assert np.array_equal(getattr(whole, name), getattr(resumed, name))
+    saved = Network.load(tmp_path / "more.npz")
+    assert saved.meta["games"] == 40 and saved.meta["seed"] == 3
+    assert saved.meta["hyper"]["hidden"] == 16
+    assert np.array_equal(saved.w1, whole.w1)
+    # another seed trains other weights
+    other = train("acey-deucey", 40, 4, hyper=hyper, block=40)
+    assert not np.array_equal(other.w1, whole.w1)
+
+
+def test_resuming_another_variant_is_refused(tmp_path: Path) -> None:
+    train("classic", 2, 1, hyper=Hyper(hidden=8), out=tmp_path / "c.npz")
+    with pytest.raises(ArgumentError) as err:
+        train("acey-deucey", 2, 1, resume=tmp_path / "c.npz")
+    assert err.value.code == "bg.train.resume_variant"
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("entry_gate", "doubles_only"),
+        ("acey_doubles_choice", "rolled"),
+        ("doubles_plus_complement", True),
+        ("unplayable_remainder", "to_opponent"),
+    ],
+)
+def test_rules_outside_the_loop_are_refused(option: str, value: object) -> None:
+    rules = BackgammonRules.resolve(variant="acey-deucey", **{option: value})
+    with pytest.raises(ArgumentError) as err:
+        check_trainable(rules)
+    assert err.value.code == "bg.train.unsupported"
+    assert err.value.params["option"] == option
+
+
+ROLL_CASES = [(6, 5), (2, 1), (4, 4), (3, 1)]
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    st.sampled_from(["acey-deucey", "classic"]),
+    st.integers(0, 5_000),
+    st.sampled_from(ROLL_CASES),
+)
+def test_training_choice_agrees_with_the_bots_evaluator(
+    variant: str, seed: int, roll: tuple[int, int]
+) -> None:
+    """The Numba loop's 0-ply choice (encoding, next turn, equity) is the evaluator's."""
+    rules = BackgammonRules.resolve(variant=variant)
+    net = Network.initial(variant, "points" if variant == "acey-deucey" else "gammons", 16, seed)
+    net.w1 *= 10
+    evaluator = Evaluator(rules, net)
+    perm, comp, coef = net.spec.arrays()
+    kind = 0 if net.spec.name == "points" else 1
+    work = _Work(16, net.spec.size).arrays[:7]
+    buffers = (
+        np.zeros(MAX_ACTIVE, dtype=np.int64),
+        np.zeros(MAX_ACTIVE),
+        np.zeros(16),
+        np.zeros(net.spec.size),
+        np.zeros(net.spec.size),
+        np.zeros(32, dtype=np.int8),
+        np.zeros(32, dtype=np.int8),
+    )
+    _, events = trace_game(start_board(rules), move_params_of(rules), game_params_of(rules), seed)
+    a, b = roll
+    dice = (a,) * 4 if a == b else (a, b)
+    bonus = rules.acey_deucey and dice == (2, 1)
+    # positions where the side on roll is about to roll: after each play, turned round
+    for row in events[events[:, 0] == 3][::9]:
+        board = flip_board(np.ascontiguousarray(row[4:], dtype=np.int8))
+        if board[28] == 15 or board[29] == 15:
+            continue
+        equity, _, _ = _choose(
+            board, np.array(dice, dtype=np.int64), not bonus, 1,
+            net.w1, net.b1, net.w2, net.b2, perm, comp, coef, net.spec.bias, kind,
+            int(game_params_of(rules)[3]), move_params_of(rules), *work, *buffers,
+            2 if bonus else 0, False,
+        )  # fmt: skip
+        best = evaluator.rank_plays(position_of_board(board.tobytes()), dice)[0]
+        assert equity == pytest.approx(best.equity, rel=1e-9, abs=1e-9)
+
+
+def test_a_retuned_resume_records_its_schedule_and_changes_the_rate(tmp_path: Path) -> None:
+    hyper = Hyper(hidden=8)
+    train("classic", 10, 2, hyper=hyper, out=tmp_path / "a.npz")
+    plain = train("classic", 10, 0, resume=tmp_path / "a.npz")
+    slow = train("classic", 10, 0, resume=tmp_path / "a.npz", retune={"alpha0": 0.001, "tau": 1e9})
+    assert slow.meta["hyper"]["alpha0"] == 0.001 and slow.meta["hyper"]["hidden"] == 8
+    assert {"games": 10, "retune": {"alpha0": 0.001, "tau": 1e9}} in slow.meta["history"]
+    start = Network.load(tmp_path / "a.npz")
+    # a hundredth of the learning rate moves the weights far less
+    moved_plain = np.abs(plain.w1 - start.w1).sum()
+    moved_slow = np.abs(slow.w1 - start.w1).sum()
+    assert 0 < moved_slow < moved_plain / 10
+    assert Hyper(alpha0=0.1, tau=10_000, alpha_min=0.01).alpha(990_000) == pytest.approx(0.01)
