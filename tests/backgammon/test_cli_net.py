@@ -128,3 +128,5 @@ def test_train_refuses_bad_arguments(tmp_path: Path) -> None:
         "--lang", "pt",
     )  # fmt: skip
     assert code == 2 and "variante" in out
+    code, out = run("train", "backgammon", "--variant", "chess", "--lang", "pt")
+    assert code == 2 and "variant desconhecido 'chess'" in out and "Traceback" not in out

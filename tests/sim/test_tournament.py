@@ -178,3 +178,23 @@ def test_only_games_of_two_seats() -> None:
         round_robin(game, names, 2)
     assert refused.value.code == "tournament.two_seats"
     assert "3" in refused.value.render("pt")
+
+
+def test_a_given_network_plays_as_an_entrant() -> None:
+    """The training command measures a checkpoint this way: a ``net`` built on that network."""
+    import functools
+
+    from aceydeucey.backgammon.bots import NetBot
+    from aceydeucey.backgammon.net import Network
+
+    game = load_game("backgammon", variant="classic")
+    untrained = Network.initial("classic", "gammons", 4, 1)
+    bot = NetBot(network=untrained)
+    bot.seated(game, 0)
+    assert bot.evaluator(game.rules).net is untrained  # not the shipped network
+    mine = Entrant("net", functools.partial(NetBot, network=untrained))
+    again = Entrant("net-copy", functools.partial(NetBot, network=untrained))
+    [mirror] = round_robin(game, [mine, again], 4, seed=3)
+    assert mirror.points == 0 and mirror.stderr == 0  # the same bot on duplicate dice
+    [result] = round_robin(game, [mine, entrant("backgammon", "greedy")], 4, seed=3, workers=2)
+    assert result == round_robin(game, [mine, entrant("backgammon", "greedy")], 4, seed=3)[0]

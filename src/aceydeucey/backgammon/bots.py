@@ -280,15 +280,18 @@ class NetBot:
     """Plays the best legal action by the trained network (:mod:`.evaluator`) at ``ply``.
 
     The network is the one shipped for the rules' scoring (Acey-Deucey's for
-    ``per_checker``, classic's otherwise); it and the move generator are loaded on the
-    first decision.  Deterministic: ``seed`` is accepted for symmetry with ``RandomBot``.
+    ``per_checker``, classic's otherwise), or ``network`` when one is given (a
+    :class:`~aceydeucey.backgammon.net.Network`, e.g. a training checkpoint); it and the
+    move generator are loaded on the first decision.  Deterministic: ``seed`` is
+    accepted for symmetry with ``RandomBot``.
     """
 
     name = "net"
     ply = 0
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, network: Any = None) -> None:
         self.seed = seed
+        self.network = network
         self.rules: BackgammonRules | None = None
         self._evaluator: Any = None
 
@@ -303,7 +306,7 @@ class NetBot:
         from aceydeucey.backgammon.evaluator import Evaluator
 
         if self._evaluator is None or self._evaluator.rules != rules:
-            self._evaluator = Evaluator(rules)
+            self._evaluator = Evaluator(rules, self.network)
         return self._evaluator
 
     def act(self, observation: dict[str, Any]) -> str:

@@ -10,7 +10,7 @@ standard error as it goes.  Texts come from the ``train`` catalog.
 
 from __future__ import annotations
 
-import tempfile
+import functools
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -101,8 +101,11 @@ def backgammon_command(
     The learning options set a fresh run's schedule; given with --resume they change it
     from that game on (recorded in the checkpoint's history).
     """
-    from aceydeucey.sim.duel import duel
+    from aceydeucey.backgammon.bots import NetBot
+    from aceydeucey.backgammon.game import BackgammonGame
+    from aceydeucey.backgammon.rules import BackgammonRules
     from aceydeucey.sim.td import Hyper, train
+    from aceydeucey.sim.tournament import Entrant, entrant, play_match
 
     language = resolve_lang(lang)
 
@@ -124,7 +127,10 @@ def backgammon_command(
     run_seed = 1 if seed is None else seed
     pairs = max(1, eval_games // 2) if eval_games else 0
     block = eval_every or 5_000
-    scratch = Path(tempfile.mkdtemp(prefix="aceydeucey-train-")) / "eval.npz"
+    try:
+        game = BackgammonGame(BackgammonRules.resolve(variant=variant))
+    except AceyDeuceyError as exc:
+        fail_error(exc, language)
 
     with Progress(
         TextColumn(say("progress")),
@@ -140,28 +146,28 @@ def backgammon_command(
             figures: dict[str, Any] = {}
             if not (eval_every and pairs):
                 return figures
-            net.save(scratch)
-            result = duel(
-                variant,
-                "net",
-                "greedy",
-                pairs,
+            match = play_match(
+                game,
+                Entrant("net", functools.partial(NetBot, network=net)),
+                entrant("backgammon", "greedy"),
+                2 * pairs,
                 seed=run_seed * 1_000_003 + done,
-                net_path=scratch,
                 workers=workers,
                 ray=ray,
             )
             figures.update(
-                vs_greedy=result.mean, vs_greedy_stderr=result.stderr, eval_games=result.games
+                vs_greedy=match.points_per_game,
+                vs_greedy_stderr=match.stderr,
+                eval_games=match.games,
             )
             bar.console.print(
                 say(
                     "eval",
                     games=_count(done, language),
-                    ppg=_number(result.mean, language, sign=True),
-                    stderr=_number(result.stderr, language),
-                    wins=result.wins,
-                    played=result.games,
+                    ppg=_number(match.points_per_game, language, sign=True),
+                    stderr=_number(match.stderr, language),
+                    wins=match.wins,
+                    played=match.games,
                     rate=_count(round(rate), language),
                 ),
                 markup=False,
@@ -183,9 +189,6 @@ def backgammon_command(
             )
         except AceyDeuceyError as exc:
             fail_error(exc, language)
-        finally:
-            scratch.unlink(missing_ok=True)
-            scratch.parent.rmdir()
     console.print(
         say(
             "done",
