@@ -119,7 +119,12 @@ LIST_WORDS = ("?", "list", "help")
 
 def play_backgammon(
     variant: VariantOption = None,
-    bot: Annotated[str, typer.Option("--bot", help="The opponent: random or greedy.")] = "greedy",
+    bot: Annotated[
+        str,
+        typer.Option(
+            "--bot", help="The opponent: net, net2, greedy, pubeval (classic only) or random."
+        ),
+    ] = "greedy",
     hot_seat: Annotated[
         bool, typer.Option("--hot-seat", help="Two humans take turns at this terminal.")
     ] = False,
