@@ -242,6 +242,8 @@ def test_portuguese_output_is_portuguese_with_decimal_commas() -> None:
         (["--house-edge"], "needs banking=house", "precisa de banking=house"),
         (["4C", "QD", "--seen", "4C"], "seen more often than 1 deck", "vista mais vezes"),
         (["4C", "QX"], "'QX' is not a card", "'QX' não é uma carta"),
+        (["4C", "4D", "--call", "up"], "--call takes higher or lower", "--call aceita higher"),
+        (["AC", "5D", "--ace", "mid"], "--ace takes low or high", "--ace aceita low"),
     ],
 )
 def test_bad_input_is_a_coded_message_in_either_language(

@@ -30,6 +30,7 @@ from aceydeucey.cli.common import (
     console,
     default_record_path,
     fail,
+    os_reason,
     parse_options,
     resolve_lang,
 )
@@ -220,7 +221,8 @@ def play_backgammon(
     try:
         saved = table.record.save(path)
     except OSError as exc:
-        fail(t_(language, "error_save", path=str(path), reason=exc.strerror or str(exc)))
+        reason = os_reason(exc, language)
+        fail(t_(language, "error_save", path=str(path), reason=reason), lang=language)
     console.print(t_(language, "record_saved", path=str(saved)))
     if stopped:
         console.print(t_(language, "resume_hint", path=str(saved)))
