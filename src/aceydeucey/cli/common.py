@@ -70,6 +70,7 @@ LangOption = Annotated[
     str | None,
     typer.Option(
         "--lang",
+        metavar="en|pt",
         help="Language of the output: en or pt (default: from the environment's locale).",
         callback=_check_lang,
         show_default=False,
@@ -166,6 +167,7 @@ OptionsOption = Annotated[
     typer.Option(
         "--option",
         "-o",
+        metavar="KEY=VALUE",
         help="Override one rule option as key=value (repeatable), e.g. -o ante=2; "
         "see the game's rules sheet for the options.",
     ),
@@ -208,6 +210,7 @@ WorkersOption = Annotated[
     int,
     typer.Option(
         "--workers",
+        metavar="N",
         help="Run the work on this many local processes (1 or more); the results are the same "
         "for any number.",
     ),
@@ -218,6 +221,7 @@ RayOption = Annotated[
     str | None,
     typer.Option(
         "--ray",
+        metavar="ADDRESS",
         help="Run the work on Ray: 'local' starts an instance here, 'auto' joins this machine's "
         "cluster, or give a cluster address (needs pip install 'aceydeucey\\[ray]').",
         show_default=False,

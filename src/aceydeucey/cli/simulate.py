@@ -85,7 +85,7 @@ def fitted_table(
         c = max(range(len(widths)), key=lambda k: widths[k] - floors[k])
         if widths[c] == floors[c]:
             break  # nothing left to wrap: the figures keep their width
-        widths[c] = max(floors[c], widths[c] - (sum(widths) - room))
+        widths[c] -= 1  # one character at a time, from the header with most to spare
     table = RichTable()
     for c, header in enumerate(headers):
         text = textwrap.fill(header, width=widths[c], break_long_words=False)
