@@ -244,6 +244,7 @@ def test_portuguese_output_is_portuguese_with_decimal_commas() -> None:
         (["4C", "QX"], "'QX' is not a card", "'QX' não é uma carta"),
         (["4C", "4D", "--call", "up"], "--call takes higher or lower", "--call aceita higher"),
         (["AC", "5D", "--ace", "mid"], "--ace takes low or high", "--ace aceita low"),
+        (["--table", "--preset", "three-posts"], "give the three posts", "indique as três"),
     ],
 )
 def test_bad_input_is_a_coded_message_in_either_language(
