@@ -42,12 +42,14 @@ __all__ = ["tournament_command"]
 
 def tournament_command(
     game_id: Annotated[
-        str, typer.Argument(metavar="GAME", help="The game: backgammon, inbetween, ...")
+        str, typer.Argument(metavar="GAME", help="A game of two seats: backgammon or inbetween.")
     ],
     bots: Annotated[
         str,
         typer.Option(
-            "--bots", help="Two bots or more, comma-separated (backgammon: greedy,pubeval,random)."
+            "--bots",
+            help="Two bots or more, comma-separated, e.g. greedy,random (backgammon) or "
+            "ev,kelly,random (inbetween); an unknown name lists the game's bots.",
         ),
     ],
     variant: Annotated[
