@@ -44,8 +44,8 @@ def test_inbetween_json_has_sessions_hands_seconds_and_rates_summing_to_one() ->
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
-        ("en", ["Win rate", "95 % interval", "hands per second"]),
-        ("pt", ["Estratégia", "mãos por segundo", "Mãos"]),
+        ("en", ["Win rate", "95 % interval", "hands/s"]),
+        ("pt", ["Estratégia", "mãos/s", "Mãos"]),
     ],
 )
 def test_inbetween_table_in_both_languages(lang: str, words: list[str]) -> None:
@@ -113,7 +113,7 @@ def test_inbetween_table_keeps_its_right_edge_at_80_columns(lang: str) -> None:
 
 def test_inbetween_speed_line_tells_the_wall_time_from_the_simulators() -> None:
     """The rate is the kernel's; the line says so beside the whole run's time."""
-    for lang, words in (("en", "in the simulator itself"), ("pt", "no próprio simulador")):
+    for lang, words in (("en", "; the simulator itself:"), ("pt", "; o próprio simulador:")):
         result = runner.invoke(app, _ib("--sessions", "500", "--lang", lang))
         assert result.exit_code == 0, result.output
         assert words in " ".join(result.stdout.split())
