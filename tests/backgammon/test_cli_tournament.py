@@ -88,6 +88,8 @@ def test_bad_counts_are_refused() -> None:
     assert code == 2 and "even number" in out
     code, out = run("backgammon", "--bots", "greedy", "--lang", "pt")
     assert code == 2 and "dois bots ou mais" in out
+    code, out = run("inbetween", "--lang", "pt")  # no --bots: our message, not Typer's
+    assert code == 2 and "dois bots ou mais" in out and "Missing option" not in out
     code, out = run("chess", "--bots", "a,b", "--lang", "en")
     assert code == 2 and "chess" in out
 

@@ -45,13 +45,14 @@ def tournament_command(
         str, typer.Argument(metavar="GAME", help="A game of two seats: backgammon or inbetween.")
     ],
     bots: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--bots",
             help="Two bots or more, comma-separated, e.g. greedy,random (backgammon) or "
             "ev,kelly,random (inbetween); an unknown name lists the game's bots.",
+            show_default=False,
         ),
-    ],
+    ] = None,
     variant: Annotated[
         str | None,
         typer.Option(
@@ -87,7 +88,8 @@ def tournament_command(
     def say(key: str, **values: Any) -> str:
         return t("tournament", key, language, **values)
 
-    names = [name.strip() for name in bots.split(",") if name.strip()]
+    # not required by Typer: its "Missing option" would be English on any screen
+    names = [name.strip() for name in (bots or "").split(",") if name.strip()]
     try:
         rules_class = game_class(game_id).rules_class
         options = parse_options(rules_class, option, language)
