@@ -82,8 +82,11 @@ def resolve_lang(value: str | None) -> str:
     return _check_lang(value)
 
 
-def fail(message: str, code: int = 2, lang: str = "en") -> NoReturn:
-    """Print a clear error (no traceback) and exit with ``code``."""
+def fail(message: str, code: int = 2, *, lang: str) -> NoReturn:
+    """Print a clear error (no traceback) and exit with ``code``.
+
+    ``lang`` is required: the label ("error:", "erro:") must be in the message's language.
+    """
     err_console.print(f"[bold red]{t('cli', 'error.label', lang)}[/] ", end="")
     err_console.print(message, markup=False)
     raise typer.Exit(code)
@@ -91,7 +94,7 @@ def fail(message: str, code: int = 2, lang: str = "en") -> NoReturn:
 
 def fail_error(error: AceyDeuceyError, lang: str, code: int = 2) -> NoReturn:
     """An engine error, rendered in ``lang`` (``err.render``), and exit."""
-    fail(error.render(lang), code, lang)
+    fail(error.render(lang), code, lang=lang)
 
 
 def player_names(seats: int, humans: tuple[int, ...], bot: str, lang: str) -> list[str]:

@@ -393,7 +393,7 @@ def play_inbetween(
     resumed: tuple[Record, State] | None = None
     if resume is not None:
         if preset is not None or option or players is not None:
-            fail(t(_DOMAIN, "ui.resume_rules", lang))
+            fail(t(_DOMAIN, "ui.resume_rules", lang), lang=lang)
         resumed = _load_resume(resume, lang)
         game = resumed[0].make_game()
     else:
@@ -409,9 +409,9 @@ def play_inbetween(
     n = game.num_players
     bot_seats = n - 1 if bots is None else bots
     if not 0 <= bot_seats <= n:
-        fail(t(_DOMAIN, "error.bots_range", lang, players=n, bots=bot_seats))
+        fail(t(_DOMAIN, "error.bots_range", lang, players=n, bots=bot_seats), lang=lang)
     if bot not in BOTS:
-        fail(t(_DOMAIN, "error.unknown_bot", lang, bot=bot, accepted=", ".join(BOTS)))
+        fail(t(_DOMAIN, "error.unknown_bot", lang, bot=bot, accepted=", ".join(BOTS)), lang=lang)
     path = record or default_record_path("inbetween")
     check_record_path(path, lang)
     humans = n - bot_seats
@@ -535,12 +535,12 @@ def _load_resume(path: Path, lang: str) -> tuple[Record, State]:
     try:
         record = Record.load(path)
         if record.game != "inbetween":
-            fail(t(_DOMAIN, "ui.resume_bad", lang, path=str(path), reason=record.game))
+            fail(t(_DOMAIN, "ui.resume_bad", lang, path=str(path), reason=record.game), lang=lang)
         state = replay(record)
     except AceyDeuceyError as exc:
-        fail(t(_DOMAIN, "ui.resume_bad", lang, path=str(path), reason=exc.render(lang)))
+        fail(t(_DOMAIN, "ui.resume_bad", lang, path=str(path), reason=exc.render(lang)), lang=lang)
     if state.is_terminal():
-        fail(t(_DOMAIN, "ui.resume_finished", lang, path=str(path)))
+        fail(t(_DOMAIN, "ui.resume_finished", lang, path=str(path)), lang=lang)
     return record, state
 
 
@@ -731,4 +731,4 @@ def _resolve_rules(preset: str | None, options: dict[str, Any], lang: str) -> An
     except AceyDeuceyError as exc:
         _fail(exc, lang)
     except TypeError as exc:  # a dataclass refusing an argument
-        fail(str(exc))
+        fail(str(exc), lang=lang)
