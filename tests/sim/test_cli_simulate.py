@@ -274,3 +274,13 @@ def test_aces_table_too_large_to_solve_shows_the_simulation_alone(lang: str) -> 
     shown = runner.invoke(app, [*args, "--lang", lang])
     assert shown.exit_code == 0, shown.output
     assert ("No exact column" if lang == "en" else "Sem a coluna exata") in shown.stdout
+
+
+def test_plot_axis_names_its_unit_with_the_right_plural() -> None:
+    """The y axis once read "per bin of width 1" (no unit), then "of 1 chips"."""
+    from aceydeucey.locale import t
+
+    assert "of 1 chip " in t("simulate", "ib.plot_y", "en", count=1)
+    assert "of 3 chips " in t("simulate", "ib.plot_y", "en", count=3)
+    assert "de 1 ficha " in t("simulate", "ib.plot_y", "pt", count=1)
+    assert "de 3 fichas " in t("simulate", "ib.plot_y", "pt", count=3)

@@ -317,7 +317,7 @@ def _plot_balances(
         t("simulate", "ib.plot_title", lang, preset=preset, sessions=_count(sessions, lang))
     )
     ax.set_xlabel(t("simulate", "ib.plot_x", lang))
-    ax.set_ylabel(t("simulate", "ib.plot_y", lang, width=width))
+    ax.set_ylabel(t("simulate", "ib.plot_y", lang, count=width))
     ax.grid(True, which="major", axis="both", alpha=0.25)
     # below the axes, where it hides no bin
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, fontsize="small")
