@@ -758,6 +758,15 @@ def test_table_view_shows_pot_balances_posts_and_turn() -> None:
     assert "Banca 500" in pt and "Balizas" in pt
 
 
+def test_table_view_says_a_single_stake_without_a_range() -> None:
+    """Red Dog's raise of one chip read "Stake from 1 to 1 chips"."""
+    one = _observation(min_stake=1, max_stake=1, legal_actions=["stay", "raise 1"])
+    assert "Stake 1 chip" in render(table_view(one, ["Ana", "Bia", "Caio"], "en"))
+    assert "Aposta de 1 ficha" in render(table_view(one, ["Ana", "Bia", "Caio"], "pt"))
+    three = _observation(min_stake=3, max_stake=3)
+    assert "Stake 3 chips" in render(table_view(three, ["Ana", "Bia", "Caio"], "en"))
+
+
 def test_event_lines_narrate_the_engine_events() -> None:
     names = ["Ana", "Bia"]
     line = event_text(
