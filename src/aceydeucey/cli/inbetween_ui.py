@@ -691,7 +691,7 @@ def spread_table_view(rows: Sequence[SpreadRow], rules: Any, lang: str) -> Table
     push; the pays, the EV per chip, Kelly's fraction and the play of most chips.  A
     called pair has a line per call.
     """
-    title = t(_DOMAIN, "odds.spreads.title", lang, decks=rules.decks, preset=rules.preset)
+    title = t(_DOMAIN, "odds.spreads.title", lang, count=rules.decks, preset=rules.preset)
     calls = any(len(row.odds.bets) > 1 for row in rows)
     pushes = any(m == 0 for row in rows for bet in row.odds.bets for _, m, _ in bet.outcomes)
     keys = ["spread", "frequency", *(["call"] if calls else []), "win", "post", "lose"]
