@@ -328,7 +328,7 @@ def test_odds_plain_output_shows_cards_and_fractions() -> None:
         (["4C"], "give the posts (two, or three under three posts)"),
         (["4C", "QD", "5H"], "needs 2 posts under these rules, not 3"),
         (["4C", "QD", "--seen", "5H,ZZ"], "'ZZ' is not a card"),
-        (["4C", "QD", "--seen", "4C"], "seen more often than 1 deck"),
+        (["4C", "QD", "--seen", "4C"], "seen more often than one deck holds"),
         (["4C", "QD", "--decks", "0"], "decks"),
         (["4C", "QD", "--option", "nonsense=1"], "unknown option 'nonsense'"),
     ],
