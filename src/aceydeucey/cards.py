@@ -88,6 +88,6 @@ def remaining(decks: int, seen: list[Card] | tuple[Card, ...]) -> Counter[Card]:
     left = Counter(deck(decks))
     for card in seen:
         if left[card] == 0:
-            raise ActionSyntaxError("card.seen_too_often", card=str(card), decks=decks)
+            raise ActionSyntaxError("card.seen_too_often", card=str(card), count=decks)
         left[card] -= 1
     return +left

@@ -46,6 +46,6 @@ def test_remaining_removes_seen_and_refuses_impossible() -> None:
     five = Card.from_text("5H")
     left = remaining(1, [five])
     assert sum(left.values()) == 51 and left[five] == 0
-    with pytest.raises(ActionSyntaxError, match="seen more often than 1 deck"):
+    with pytest.raises(ActionSyntaxError, match="seen more often than one deck holds"):
         remaining(1, [five, five])
     assert remaining(2, [five, five])[five] == 0

@@ -328,7 +328,7 @@ def test_odds_plain_output_shows_cards_and_fractions() -> None:
         (["4C"], "give the posts (two, or three under three posts)"),
         (["4C", "QD", "5H"], "needs 2 posts under these rules, not 3"),
         (["4C", "QD", "--seen", "5H,ZZ"], "'ZZ' is not a card"),
-        (["4C", "QD", "--seen", "4C"], "seen more often than 1 deck"),
+        (["4C", "QD", "--seen", "4C"], "seen more often than one deck holds"),
         (["4C", "QD", "--decks", "0"], "decks"),
         (["4C", "QD", "--option", "nonsense=1"], "unknown option 'nonsense'"),
     ],
@@ -756,6 +756,15 @@ def test_table_view_shows_pot_balances_posts_and_turn() -> None:
     assert "Bia (dealer)" in text
     pt = render(table_view(_observation(bank=500, pot=0), ["Ana", "Bia", "Caio"], "pt"))
     assert "Banca 500" in pt and "Balizas" in pt
+
+
+def test_table_view_says_a_single_stake_without_a_range() -> None:
+    """Red Dog's raise of one chip read "Stake from 1 to 1 chips"."""
+    one = _observation(min_stake=1, max_stake=1, legal_actions=["stay", "raise 1"])
+    assert "Stake 1 chip" in render(table_view(one, ["Ana", "Bia", "Caio"], "en"))
+    assert "Aposta de 1 ficha" in render(table_view(one, ["Ana", "Bia", "Caio"], "pt"))
+    three = _observation(min_stake=3, max_stake=3)
+    assert "Stake 3 chips" in render(table_view(three, ["Ana", "Bia", "Caio"], "en"))
 
 
 def test_event_lines_narrate_the_engine_events() -> None:

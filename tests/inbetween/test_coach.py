@@ -240,8 +240,12 @@ def test_portuguese_output_is_portuguese_with_decimal_commas() -> None:
         (["4C", "QD", "--pot", "-1"], "the pot cannot be negative", "o pote não pode"),
         (["4C", "QD", "--round", "0"], "rounds count from 1", "contam-se a partir de 1"),
         (["--house-edge"], "needs banking=house", "precisa de banking=house"),
-        (["4C", "QD", "--seen", "4C"], "seen more often than 1 deck", "vista mais vezes"),
+        (["4C", "QD", "--seen", "4C"], "more often than one deck holds", "cabem num baralho"),
+        (["4C", "QD", "--seen", "5H,5H,5H", "--decks", "2"], "than 2 decks hold", "em 2 baralhos"),
         (["4C", "QX"], "'QX' is not a card", "'QX' não é uma carta"),
+        (["4C", "4D", "--call", "up"], "--call takes higher or lower", "--call aceita higher"),
+        (["AC", "5D", "--ace", "mid"], "--ace takes low or high", "--ace aceita low"),
+        (["--table", "--preset", "three-posts"], "give the three posts", "indique as três"),
     ],
 )
 def test_bad_input_is_a_coded_message_in_either_language(

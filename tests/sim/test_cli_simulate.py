@@ -44,8 +44,8 @@ def test_inbetween_json_has_sessions_hands_seconds_and_rates_summing_to_one() ->
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
-        ("en", ["Win rate", "95 % interval", "hands per second"]),
-        ("pt", ["Estratégia", "mãos por segundo", "Mãos"]),
+        ("en", ["Win rate", "95 % interval", "hands/s"]),
+        ("pt", ["Estratégia", "mãos/s", "Mãos"]),
     ],
 )
 def test_inbetween_table_in_both_languages(lang: str, words: list[str]) -> None:
@@ -53,8 +53,9 @@ def test_inbetween_table_in_both_languages(lang: str, words: list[str]) -> None:
         app, _ib("--strategies", "cautious,ev,random,kelly", "--sessions", "2000", "--lang", lang)
     )
     assert result.exit_code == 0, result.output
+    shown = " ".join(result.stdout.split())  # the console wraps long lines
     for word in words:
-        assert word in result.stdout
+        assert word in shown
     assert "cautious" in result.stdout
     assert "…" not in result.stdout  # no figure or header cut at 80 columns
     assert all(len(line) <= 80 for line in result.stdout.splitlines())
@@ -75,7 +76,12 @@ def test_inbetween_plot_writes_a_png(tmp_path: Path) -> None:
         (["--preset", "red-dog"], "does not play option", "não joga a opção"),
         (["--preset", "nonesuch"], "nonesuch", "nonesuch"),
         (["--sessions", "0"], "at least 1", "pelo menos 1"),
-        (["--strategies", "ev"], "players=1", "players=1"),
+        (["--strategies", "ev"], "one strategy per seat, two or more", "duas ou mais"),
+        (["--strategies", ","], "got 0", "foram dadas 0"),
+        (["--workers", "0"], "--workers must be", "--workers tem de ser"),
+        (["--workers", "2", "--ray", "local"], "not both", "não ambos"),
+        (["-o", "rounds"], "--option expects key=value", "--option espera chave=valor"),
+        (["--plot", "/no/such/folder/x.png"], "no such file or folder", "não existe"),
     ],
 )
 def test_inbetween_bad_input_is_a_precise_error_in_the_language(
@@ -84,8 +90,59 @@ def test_inbetween_bad_input_is_a_precise_error_in_the_language(
     for lang, text in (("en", en), ("pt", pt)):
         result = runner.invoke(app, _ib(*args, "--lang", lang))
         assert result.exit_code == 2, result.output
-        assert text in result.output
-        assert "Traceback" not in result.output
+        assert text in " ".join(result.output.split())  # the console wraps long lines
+        assert result.output.startswith("erro:" if lang == "pt" else "error:")
+        assert "Traceback" not in result.output and "Invalid value" not in result.output
+
+
+def _cropped(text: str) -> list[str]:
+    """The lines of a table that do not end in its right border (cut at 80 columns)."""
+    borders = "┓┃┫┩│┤┘"
+    return [line for line in text.splitlines() if line[:1] in "┏┃┡│└" and line[-1] not in borders]
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_inbetween_table_keeps_its_right_edge_at_80_columns(lang: str) -> None:
+    """Counts of 5 digits and the Portuguese headers once pushed the edge off the screen."""
+    args = _ib("--strategies", "ev,kelly,cautious", "--sessions", "20000", "--lang", lang)
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "┃" in result.stdout and not _cropped(result.stdout)
+    assert all(len(line) <= 80 for line in result.stdout.splitlines())
+
+
+def test_inbetween_speed_line_tells_the_wall_time_from_the_simulators() -> None:
+    """The rate is the kernel's; the line says so beside the whole run's time."""
+    for lang, words in (("en", "; the simulator itself:"), ("pt", "; o próprio simulador:")):
+        result = runner.invoke(app, _ib("--sessions", "500", "--lang", lang))
+        assert result.exit_code == 0, result.output
+        assert words in " ".join(result.stdout.split())
+
+
+def test_ray_help_names_the_extra_to_install() -> None:
+    """Rich read ``[ray]`` in the help as markup and dropped it."""
+    result = runner.invoke(app, _ib("--help"))
+    assert "aceydeucey[ray]" in "".join(result.output.split())
+
+
+def test_ray_auto_without_a_cluster_is_our_message_not_rays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ray's own text speaks of an ``--address`` flag these commands do not have."""
+    ray = pytest.importorskip("ray")
+    from aceydeucey.core.errors import ArgumentError
+    from aceydeucey.sim.parallel import run_jobs
+
+    def no_cluster(*_args: object, **_kwargs: object) -> None:
+        raise ConnectionError("Could not find any running Ray instance. Set `--address`.")
+
+    monkeypatch.setattr(ray, "init", no_cluster)
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    with pytest.raises(ArgumentError) as refused:
+        run_jobs(abs, 1, seed=0, ray="auto")
+    assert refused.value.code == "parallel.ray_none_running"
+    assert "--address" not in refused.value.render("pt")
+    assert "ray start --head" in refused.value.render("pt")
 
 
 def test_inbetween_free_options_change_the_game() -> None:
@@ -138,6 +195,9 @@ def test_aces_table_in_both_languages(lang: str, words: list[str]) -> None:
 def test_aces_bad_input(lang: str) -> None:
     few = runner.invoke(app, ["simulate", "aces-in-the-pot", "--players", "1", "--lang", lang])
     assert few.exit_code == 2 and "Traceback" not in few.output
+    idle = runner.invoke(app, ["simulate", "aces-in-the-pot", "--workers", "0", "--lang", lang])
+    assert idle.exit_code == 2 and "Invalid value" not in idle.output
+    assert ("tem de ser um número inteiro" if lang == "pt" else "whole number") in idle.output
     none = runner.invoke(app, ["simulate", "aces-in-the-pot", "--games", "0", "--lang", lang])
     assert none.exit_code == 2
     assert ("pelo menos 1" if lang == "pt" else "at least 1") in none.output
@@ -214,3 +274,13 @@ def test_aces_table_too_large_to_solve_shows_the_simulation_alone(lang: str) -> 
     shown = runner.invoke(app, [*args, "--lang", lang])
     assert shown.exit_code == 0, shown.output
     assert ("No exact column" if lang == "en" else "Sem a coluna exata") in shown.stdout
+
+
+def test_plot_axis_names_its_unit_with_the_right_plural() -> None:
+    """The y axis once read "per bin of width 1" (no unit), then "of 1 chips"."""
+    from aceydeucey.locale import t
+
+    assert "of 1 chip " in t("simulate", "ib.plot_y", "en", count=1)
+    assert "of 3 chips " in t("simulate", "ib.plot_y", "en", count=3)
+    assert "de 1 ficha " in t("simulate", "ib.plot_y", "pt", count=1)
+    assert "de 3 fichas " in t("simulate", "ib.plot_y", "pt", count=3)

@@ -171,6 +171,15 @@ def test_a_bot_that_refuses_the_rules_stops_the_tournament_before_any_game() -> 
     assert refused.value.code == "bg.bot.classic_only"
 
 
+def test_only_zero_sum_games() -> None:
+    """Under Red Dog each seat plays the house: no match between the two bots."""
+    game = load_game("inbetween", preset="red-dog", players=2)
+    names = [entrant("inbetween", "ev"), entrant("inbetween", "kelly")]
+    with pytest.raises(ArgumentError) as refused:
+        round_robin(game, names, 2)
+    assert refused.value.code == "tournament.zero_sum"
+
+
 def test_only_games_of_two_seats() -> None:
     game = load_game("aces-in-the-pot", players=3)
     names = [entrant("aces-in-the-pot", "random")] * 2

@@ -28,6 +28,7 @@ from aceydeucey.cli.common import (
     default_record_path,
     fail,
     fail_error,
+    os_reason,
     parse_options,
     player_names,
     resolve_lang,
@@ -244,7 +245,7 @@ def play_command(
         try:
             rec.save(path)
         except OSError as exc:
-            reason = exc.strerror or type(exc).__name__
+            reason = os_reason(exc, language)
             fail(say("error.record_unwritable", path=str(path), reason=reason), lang=language)
         paths.append(str(path))
         if not as_json:

@@ -30,6 +30,7 @@ from aceydeucey.cli.common import (
     console,
     default_record_path,
     fail,
+    os_reason,
     parse_options,
     resolve_lang,
 )
@@ -162,22 +163,22 @@ def play_backgammon(
 
     language = resolve_lang(lang)
     if hot_seat and watch:
-        fail(t_(language, "error_hot_seat_watch"))
+        fail(t_(language, "error_hot_seat_watch"), lang=language)
     if bot not in BOTS:
-        fail(t_(language, "error_unknown_bot", bot=bot, accepted=", ".join(BOTS)))
+        fail(t_(language, "error_unknown_bot", bot=bot, accepted=", ".join(BOTS)), lang=language)
     resumed: Record | None = None
     if resume is not None:
         if variant is not None or option:
-            fail(t_(language, "error_resume_options"))
+            fail(t_(language, "error_resume_options"), lang=language)
         try:
             resumed = Record.load(resume)
             if resumed.game != "backgammon":
-                fail(t_(language, "error_resume_other_game", game=resumed.game))
+                fail(t_(language, "error_resume_other_game", game=resumed.game), lang=language)
             if replay(resumed).is_terminal():
-                fail(t_(language, "error_resume_finished", path=str(resume)))
+                fail(t_(language, "error_resume_finished", path=str(resume)), lang=language)
             game = resumed.make_game()
         except AceyDeuceyError as exc:
-            fail(exc.render(language))
+            fail(exc.render(language), lang=language)
     else:
         game = _load(variant, option, language)
 
@@ -225,7 +226,8 @@ def play_backgammon(
     try:
         saved = table.record.save(path)
     except OSError as exc:
-        fail(t_(language, "error_save", path=str(path), reason=exc.strerror or str(exc)))
+        reason = os_reason(exc, language)
+        fail(t_(language, "error_save", path=str(path), reason=reason), lang=language)
     console.print(t_(language, "record_saved", path=str(saved)))
     if stopped:
         console.print(t_(language, "resume_hint", path=str(saved)))
@@ -393,7 +395,7 @@ def _load(variant: str | None, pairs: list[str] | None, lang: str) -> Game:
     try:
         return load_game("backgammon", **options)
     except AceyDeuceyError as exc:
-        fail(exc.render(lang))
+        fail(exc.render(lang), lang=lang)
 
 
 def _result_line(state: State, lang: str, names: list[str]) -> str:

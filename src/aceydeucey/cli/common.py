@@ -3,6 +3,7 @@ player names, record paths, and how Typer shows flags in help screens."""
 
 from __future__ import annotations
 
+import errno
 import os
 from datetime import datetime
 from pathlib import Path
@@ -26,6 +27,7 @@ __all__ = [
     "default_record_path",
     "fail",
     "fail_error",
+    "os_reason",
     "parse_options",
     "player_names",
     "resolve_lang",
@@ -68,6 +70,7 @@ LangOption = Annotated[
     str | None,
     typer.Option(
         "--lang",
+        metavar="en|pt",
         help="Language of the output: en or pt (default: from the environment's locale).",
         callback=_check_lang,
         show_default=False,
@@ -79,8 +82,11 @@ def resolve_lang(value: str | None) -> str:
     return _check_lang(value)
 
 
-def fail(message: str, code: int = 2, lang: str = "en") -> NoReturn:
-    """Print a clear error (no traceback) and exit with ``code``."""
+def fail(message: str, code: int = 2, *, lang: str) -> NoReturn:
+    """Print a clear error (no traceback) and exit with ``code``.
+
+    ``lang`` is required: the label ("error:", "erro:") must be in the message's language.
+    """
     err_console.print(f"[bold red]{t('cli', 'error.label', lang)}[/] ", end="")
     err_console.print(message, markup=False)
     raise typer.Exit(code)
@@ -88,7 +94,7 @@ def fail(message: str, code: int = 2, lang: str = "en") -> NoReturn:
 
 def fail_error(error: AceyDeuceyError, lang: str, code: int = 2) -> NoReturn:
     """An engine error, rendered in ``lang`` (``err.render``), and exit."""
-    fail(error.render(lang), code, lang)
+    fail(error.render(lang), code, lang=lang)
 
 
 def player_names(seats: int, humans: tuple[int, ...], bot: str, lang: str) -> list[str]:
@@ -106,6 +112,27 @@ def player_names(seats: int, humans: tuple[int, ...], bot: str, lang: str) -> li
             bots += 1
             names.append(t("cli", "player.bot", lang, n=bots, bot=bot))
     return names
+
+
+#: errno → key of its reason in the ``cli`` catalog (the rest: the system's own text)
+_OS_REASONS = {
+    errno.ENOENT: "os.not_found",
+    errno.EACCES: "os.denied",
+    errno.EPERM: "os.denied",
+    errno.EISDIR: "os.is_folder",
+    errno.ENOTDIR: "os.not_folder",
+    errno.EROFS: "os.read_only",
+    errno.ENOSPC: "os.no_space",
+}
+
+
+def os_reason(exc: OSError, lang: str = "en") -> str:
+    """Why a file could not be read or written, in ``lang`` where the cause is a common
+    one (no such folder, permission denied, ...), else the system's text."""
+    key = _OS_REASONS.get(exc.errno or 0)
+    if key is not None:
+        return t("cli", key, lang)
+    return exc.strerror or type(exc).__name__
 
 
 def check_record_path(path: Path, lang: str = "en") -> Path:
@@ -130,7 +157,7 @@ def check_record_path(path: Path, lang: str = "en") -> Path:
         with path.open("a", encoding="utf-8"):
             pass
     except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
+        reason = os_reason(exc, lang)
         fail(t("cli", "error.record_unwritable", lang, path=str(path), reason=reason), lang=lang)
     if not existed:
         os.unlink(path)
@@ -143,6 +170,7 @@ OptionsOption = Annotated[
     typer.Option(
         "--option",
         "-o",
+        metavar="KEY=VALUE",
         help="Override one rule option as key=value (repeatable), e.g. -o ante=2; "
         "see the game's rules sheet for the options.",
     ),
@@ -161,7 +189,7 @@ def parse_options(
         key, sep, value = pair.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or not key:
-            fail(t("cli", "error.option_syntax", lang, text=pair))
+            fail(t("cli", "error.option_syntax", lang, text=pair), lang=lang)
         try:
             out[key] = rules_class.parse_option(key, value)
         except RulesError as exc:
@@ -185,8 +213,9 @@ WorkersOption = Annotated[
     int,
     typer.Option(
         "--workers",
-        min=1,
-        help="Run the work on this many local processes; the results are the same for any number.",
+        metavar="N",
+        help="Run the work on this many local processes (1 or more); the results are the same "
+        "for any number.",
     ),
 ]
 
@@ -195,8 +224,9 @@ RayOption = Annotated[
     str | None,
     typer.Option(
         "--ray",
+        metavar="ADDRESS",
         help="Run the work on Ray: 'local' starts an instance here, 'auto' joins this machine's "
-        "cluster, or give a cluster address (needs pip install 'aceydeucey[ray]').",
+        "cluster, or give a cluster address (needs pip install 'aceydeucey\\[ray]').",
         show_default=False,
     ),
 ]

@@ -33,6 +33,7 @@ from aceydeucey.cli.common import (
     console,
     default_record_path,
     fail,
+    os_reason,
     parse_options,
     resolve_lang,
 )
@@ -165,8 +166,10 @@ def odds_command(
     option: OptionsOption = None,
     lang: LangOption = None,
 ) -> None:
-    """Exact odds of the decision posts put to a player: each stake's chances and EV, the
-    best stake and Kelly's; or every spread (--table), or Red Dog's house edge."""
+    """Exact odds of a decision on posts: each stake's chances and EV, the best stake, Kelly's.
+
+    Or every spread with a full deck (--table), or Red Dog's house edge (--house-edge).
+    """
     from aceydeucey.cards import Card, parse_cards
     from aceydeucey.core.errors import ArgumentError
     from aceydeucey.inbetween.odds import default_pot, posts_odds
@@ -198,9 +201,9 @@ def odds_command(
         if round_number < 1:
             raise ArgumentError("ib_odds.round_positive", round=round_number)
         if call is not None and call not in ("higher", "lower"):
-            fail(t("cli", "error.option_syntax", lang, text=f"--call {call}"), lang=lang)
+            raise ArgumentError("ib_odds.bad_call", value=call)
         if ace is not None and ace not in ("low", "high"):
-            fail(t("cli", "error.option_syntax", lang, text=f"--ace {ace}"), lang=lang)
+            raise ArgumentError("ib_odds.bad_ace", value=ace)
         posts = [Card.from_text(p) for p in given]
         seen_cards = parse_cards(seen) if seen else []
         chips = rules.starting_chips if balance is None else balance
@@ -390,7 +393,7 @@ def play_inbetween(
     resumed: tuple[Record, State] | None = None
     if resume is not None:
         if preset is not None or option or players is not None:
-            fail(t(_DOMAIN, "ui.resume_rules", lang))
+            fail(t(_DOMAIN, "ui.resume_rules", lang), lang=lang)
         resumed = _load_resume(resume, lang)
         game = resumed[0].make_game()
     else:
@@ -406,9 +409,9 @@ def play_inbetween(
     n = game.num_players
     bot_seats = n - 1 if bots is None else bots
     if not 0 <= bot_seats <= n:
-        fail(t(_DOMAIN, "error.bots_range", lang, players=n, bots=bot_seats))
+        fail(t(_DOMAIN, "error.bots_range", lang, players=n, bots=bot_seats), lang=lang)
     if bot not in BOTS:
-        fail(t(_DOMAIN, "error.unknown_bot", lang, bot=bot, accepted=", ".join(BOTS)))
+        fail(t(_DOMAIN, "error.unknown_bot", lang, bot=bot, accepted=", ".join(BOTS)), lang=lang)
     path = record or default_record_path("inbetween")
     check_record_path(path, lang)
     humans = n - bot_seats
@@ -522,7 +525,8 @@ def _save(result: Record, path: Path, lang: str) -> Path:
     try:
         return result.save(path)
     except OSError as exc:
-        fail(t(_DOMAIN, "ui.record_unwritable", lang, path=str(path), reason=exc.strerror or exc))
+        reason = os_reason(exc, lang)
+        fail(t(_DOMAIN, "ui.record_unwritable", lang, path=str(path), reason=reason), lang=lang)
 
 
 def _load_resume(path: Path, lang: str) -> tuple[Record, State]:
@@ -531,12 +535,12 @@ def _load_resume(path: Path, lang: str) -> tuple[Record, State]:
     try:
         record = Record.load(path)
         if record.game != "inbetween":
-            fail(t(_DOMAIN, "ui.resume_bad", lang, path=str(path), reason=record.game))
+            fail(t(_DOMAIN, "ui.resume_bad", lang, path=str(path), reason=record.game), lang=lang)
         state = replay(record)
     except AceyDeuceyError as exc:
-        fail(t(_DOMAIN, "ui.resume_bad", lang, path=str(path), reason=exc.render(lang)))
+        fail(t(_DOMAIN, "ui.resume_bad", lang, path=str(path), reason=exc.render(lang)), lang=lang)
     if state.is_terminal():
-        fail(t(_DOMAIN, "ui.resume_finished", lang, path=str(path)))
+        fail(t(_DOMAIN, "ui.resume_finished", lang, path=str(path)), lang=lang)
     return record, state
 
 
@@ -727,4 +731,4 @@ def _resolve_rules(preset: str | None, options: dict[str, Any], lang: str) -> An
     except AceyDeuceyError as exc:
         _fail(exc, lang)
     except TypeError as exc:  # a dataclass refusing an argument
-        fail(str(exc))
+        fail(str(exc), lang=lang)

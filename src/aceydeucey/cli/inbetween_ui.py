@@ -268,12 +268,12 @@ def table_view(
         line.append_text(cards_text(hand, "  "))
         parts.append(line)
     if obs.get("min_stake") is not None and obs.get("max_stake") is not None:
-        parts.append(
-            Text(
-                t(_DOMAIN, "ui.stake_range", lang, min=obs["min_stake"], max=obs["max_stake"]),
-                style="dim",
-            )
-        )
+        low, high = obs["min_stake"], obs["max_stake"]
+        if low == high:  # "from 1 to 1 chips" read oddly (Red Dog's raise of 1)
+            stakes = t(_DOMAIN, "ui.stake_one", lang, count=high)
+        else:
+            stakes = t(_DOMAIN, "ui.stake_range", lang, min=low, count=high)
+        parts.append(Text(stakes, style="dim"))
     seen: list[str] = list(obs.get("seen") or [])
     if seen:
         line = Text(t(_DOMAIN, "ui.seen", lang, count=len(seen)) + "  ", style="dim")
@@ -691,7 +691,7 @@ def spread_table_view(rows: Sequence[SpreadRow], rules: Any, lang: str) -> Table
     push; the pays, the EV per chip, Kelly's fraction and the play of most chips.  A
     called pair has a line per call.
     """
-    title = t(_DOMAIN, "odds.spreads.title", lang, decks=rules.decks, preset=rules.preset)
+    title = t(_DOMAIN, "odds.spreads.title", lang, count=rules.decks, preset=rules.preset)
     calls = any(len(row.odds.bets) > 1 for row in rows)
     pushes = any(m == 0 for row in rows for bet in row.odds.bets for _, m, _ in bet.outcomes)
     keys = ["spread", "frequency", *(["call"] if calls else []), "win", "post", "lose"]

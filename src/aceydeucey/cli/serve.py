@@ -67,7 +67,7 @@ def serve_command(
     lang = resolve_lang(lang)
     settings = Settings.from_env(database_url=database, redis_url=redis)
     if workers > 1 and not settings.redis_url:
-        fail(t("server_errors", "serve.workers_need_redis", lang))
+        fail(t("server_errors", "serve.workers_need_redis", lang), lang=lang)
     store = Store(settings.database_url, schema=settings.database_schema)
 
     async def migrate() -> None:
@@ -86,7 +86,8 @@ def serve_command(
                 lang,
                 url=_shown(settings.database_url),
                 problem=f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}",
-            )
+            ),
+            lang=lang,
         )
     os.environ["DATABASE_URL"] = settings.database_url
     if settings.redis_url:

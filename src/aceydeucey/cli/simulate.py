@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import json
 import math
+import textwrap
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -36,13 +38,15 @@ from aceydeucey.cli.common import (
     err_console,
     fail,
     fail_error,
+    os_reason,
     parse_options,
     resolve_lang,
 )
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.locale import t
+from aceydeucey.sim.parallel import check_workers
 
-__all__ = ["simulate_app"]
+__all__ = ["fitted_table", "simulate_app"]
 
 simulate_app = typer.Typer(
     help="Simulate many games at once and show the figures with confidence intervals.",
@@ -60,6 +64,37 @@ def _count(value: int, lang: str) -> str:
     return text.replace(",", "\u00a0") if lang == "pt" else text
 
 
+def fitted_table(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], left: int = 0, width: int | None = None
+) -> RichTable:
+    """A table whose figures are never cut, within ``width`` columns (the console's).
+
+    Each column is as wide as its widest cell or its header; when that is too wide for
+    the screen, the headers are wrapped by hand (longest first, never below a cell or
+    a word). Rich, left to itself, keeps a long header on one line and crops the table's
+    right edge instead. The first ``left`` columns are left-aligned (names), the rest
+    right-aligned (figures).
+    """
+    cells = [max((len(row[c]) for row in rows), default=0) for c in range(len(headers))]
+    floors = [
+        max(cells[c], *(len(word) for word in header.split())) for c, header in enumerate(headers)
+    ]
+    widths = [max(cells[c], len(header)) for c, header in enumerate(headers)]
+    room = (width or console.width) - (3 * len(headers) + 1)  # borders and padding
+    while sum(widths) > room:
+        c = max(range(len(widths)), key=lambda k: widths[k] - floors[k])
+        if widths[c] == floors[c]:
+            break  # nothing left to wrap: the figures keep their width
+        widths[c] -= 1  # one character at a time, from the header with most to spare
+    table = RichTable()
+    for c, header in enumerate(headers):
+        text = textwrap.fill(header, width=widths[c], break_long_words=False)
+        table.add_column(text, justify="left" if c < left else "right", min_width=widths[c])
+    for row in rows:
+        table.add_row(*row)
+    return table
+
+
 def _progress(label: str, quiet: bool) -> Progress:
     return Progress(
         TextColumn(label),
@@ -68,7 +103,7 @@ def _progress(label: str, quiet: bool) -> Progress:
         TimeElapsedColumn(),
         console=err_console,
         transient=True,
-        disable=quiet,
+        disable=quiet or not err_console.is_terminal,  # a pipe or a file gets no bar
     )
 
 
@@ -110,6 +145,12 @@ def inbetween_command(
         fail(say("error.sessions", value=sessions), lang=language)
     names = [s.strip() for s in strategies.split(",") if s.strip()]
     options = parse_options(Rules, option, language)
+    if len(names) < 2 and "players" not in options:
+        fail(say("error.strategies", count=len(names)), lang=language)
+    try:
+        check_workers(workers, ray)
+    except AceyDeuceyError as exc:
+        fail_error(exc, language)
     options.setdefault("players", max(len(names), 1))
     if plot is not None:
         _check_writable(plot, language)
@@ -179,15 +220,8 @@ def inbetween_command(
                 _number(s.outcomes[1] / bets, language, 3) if bets else "-",
             )
         )
-    table = RichTable()
     keys = ("ib.strategy", "ib.win", "ib.ci", "ib.balance", "ib.hands", "ib.bets")
-    for c, key in enumerate(keys):
-        # the cells keep their width (no figure is cut); the headers wrap instead
-        widest = max(len(row[c]) for row in rows)
-        table.add_column(say(key), justify="right" if c else "left", min_width=widest)
-    for row in rows:
-        table.add_row(*row)
-    console.print(table)
+    console.print(fitted_table([say(key) for key in keys], rows, left=1))
     console.print(say("ib.win_note"), markup=False)
     console.print(
         say(
@@ -204,6 +238,7 @@ def inbetween_command(
             "ib.speed",
             hands=_count(acc.hands, language),
             seconds=_number(seconds, language, 2),
+            kernel=_number(acc.seconds, language, 2),
             rate=_count(round(rate), language),
         ),
         markup=False,
@@ -221,7 +256,7 @@ def _check_writable(path: Path, lang: str) -> None:
         with path.open("ab"):
             pass
     except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
+        reason = os_reason(exc, lang)
         fail(t("simulate", "error.plot", lang, path=str(path), reason=reason), lang=lang)
     if not existed:
         path.unlink()
@@ -241,7 +276,7 @@ def _plot_balances(
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(9, 5), dpi=110)
+    fig, ax = plt.subplots(figsize=(9, 5), dpi=110, layout="constrained")
     parts = [acc.balance_counts(i) for i in range(len(acc.strategies))]
     low = min(float(v.min()) for v, _ in parts if v.size)
     high = max(float(v.max()) for v, _ in parts if v.size)
@@ -259,7 +294,9 @@ def _plot_balances(
             lang,
             strategy=name,
             win=_number(100 * st.win_rate, lang, 1),
+            ci=_number(100 * st.win_ci, lang, 1),
             mean=_number(st.mean_balance, lang, 1),
+            se=_number(st.balance_stderr, lang, 2),
         )
         weights = counts / max(int(counts.sum()), 1)
         ax.hist(
@@ -272,17 +309,19 @@ def _plot_balances(
             label=label,
         )
         ax.axvline(st.mean_balance, color=colour, linestyle="--", linewidth=1, alpha=0.8)
+    means = t("simulate", "ib.plot_means", lang)
+    ax.plot([], [], color="grey", linestyle="--", linewidth=1, label=means)  # legend only
     ax.axvline(start, color="grey", linestyle=":", label=t("simulate", "ib.plot_start", lang))
     ax.set_yscale("log")
     ax.set_title(
         t("simulate", "ib.plot_title", lang, preset=preset, sessions=_count(sessions, lang))
     )
     ax.set_xlabel(t("simulate", "ib.plot_x", lang))
-    ax.set_ylabel(t("simulate", "ib.plot_y", lang, width=width))
+    ax.set_ylabel(t("simulate", "ib.plot_y", lang, count=width))
     ax.grid(True, which="major", axis="both", alpha=0.25)
-    ax.legend(loc="upper right", fontsize="small")
-    fig.tight_layout()
-    fig.savefig(path, format="png")
+    # below the axes, where it hides no bin
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, fontsize="small")
+    fig.savefig(path, format="png", bbox_inches="tight")
     plt.close(fig)
 
 
@@ -311,6 +350,7 @@ def aces_command(
     if games < 1:
         fail(say("error.games", value=games), lang=language)
     try:
+        check_workers(workers, ray)
         rules = AcesRules.resolve(players=players)
         solution: Solution | None = None
         unsolved: RulesError | None = None

@@ -21,7 +21,6 @@ import time
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table as RichTable
 
 from aceydeucey.cli.common import (
     LangOption,
@@ -33,23 +32,27 @@ from aceydeucey.cli.common import (
     parse_options,
     resolve_lang,
 )
-from aceydeucey.cli.simulate import _count, _number, _progress
-from aceydeucey.core.errors import AceyDeuceyError
+from aceydeucey.cli.simulate import _count, _number, _progress, fitted_table
+from aceydeucey.core.errors import AceyDeuceyError, ArgumentError
 from aceydeucey.locale import t
+from aceydeucey.sim.parallel import check_workers
 
 __all__ = ["tournament_command"]
 
 
 def tournament_command(
     game_id: Annotated[
-        str, typer.Argument(metavar="GAME", help="The game: backgammon, inbetween, ...")
+        str, typer.Argument(metavar="GAME", help="A game of two seats: backgammon or inbetween.")
     ],
     bots: Annotated[
-        str,
+        str | None,
         typer.Option(
-            "--bots", help="Two bots or more, comma-separated (backgammon: greedy,pubeval,random)."
+            "--bots",
+            help="Two bots or more, comma-separated, e.g. greedy,random (backgammon) or "
+            "ev,kelly,random (inbetween); an unknown name lists the game's bots.",
+            show_default=False,
         ),
-    ],
+    ] = None,
     variant: Annotated[
         str | None,
         typer.Option(
@@ -85,15 +88,20 @@ def tournament_command(
     def say(key: str, **values: Any) -> str:
         return t("tournament", key, language, **values)
 
-    names = [name.strip() for name in bots.split(",") if name.strip()]
+    # not required by Typer: its "Missing option" would be English on any screen
+    names = [name.strip() for name in (bots or "").split(",") if name.strip()]
     try:
         rules_class = game_class(game_id).rules_class
         options = parse_options(rules_class, option, language)
         if variant is not None:
             options[rules_class.PRESET_KEY] = variant
-        if "players" in rules_class.option_names():
-            options.setdefault("players", 2)
+        if "players" in rules_class.option_names() and "players" not in options:
+            fewest = load_game(game_id, **options).info.min_players
+            if fewest > 2:  # Aces in the Pot: three seats or more
+                raise ArgumentError("tournament.two_seats", game=game_id, seats=fewest)
+            options["players"] = 2
         game = load_game(game_id, **options)
+        check_workers(workers, ray)
         entrants = [entrant(game_id, name) for name in names]
         began = time.perf_counter()
         matches = len(names) * (len(names) - 1) // 2
@@ -141,35 +149,43 @@ def tournament_command(
         markup=False,
     )
     console.print(say("duplicate" if duplicate else "independent"), markup=False)
-    matches_table = RichTable()
-    for key in ("col.bot", "col.opponent", "col.games", "col.ppg", "col.ci", "col.won"):
-        matches_table.add_column(say(key), justify="left" if key in _LEFT else "right")
-    for r in results:
-        matches_table.add_row(
+    drawn = any(r.draws for r in results)
+    won = say("col.won_drawn" if drawn else "col.won")
+
+    def record(wins: int, losses: int, games_played: int) -> str:
+        draws = games_played - wins - losses
+        return f"{wins}–{losses}" + (f"–{draws}" if drawn else "")
+
+    # every match has --games games (the title says so): no column for it
+    rows = [
+        (
             r.bot,
             r.opponent,
-            _count(r.games, language),
             _signed(r.points_per_game, language) + _stderr(r.stderr, language),
             _interval(r.ci95, language),
-            f"{r.wins}–{r.losses}" + (f" ({say('draws', count=r.draws)})" if r.draws else ""),
+            record(r.wins, r.losses, r.games),
         )
-    console.print(matches_table)
-    standing_table = RichTable(title=say("standings"))
-    for key in ("col.bot", "col.games", "col.ppg", "col.won"):
-        standing_table.add_column(say(key), justify="left" if key in _LEFT else "right")
-    for s in table_rows:
-        standing_table.add_row(
+        for r in results
+    ]
+    headers = [say(key) for key in ("col.bot", "col.opponent", "col.ppg", "col.ci")]
+    console.print(fitted_table([*headers, won], rows, left=2))
+    standing_rows = [
+        (
             s.bot,
             _count(s.games, language),
             _signed(s.points_per_game, language),
-            f"{s.wins}–{s.losses}",
+            record(s.wins, s.losses, s.games),
         )
+        for s in table_rows
+    ]
+    standing_table = fitted_table(
+        [say("col.bot"), say("col.games"), say("col.ppg"), won], standing_rows, left=1
+    )
+    standing_table.title = say("standings")
     console.print(standing_table)
     console.print(say("note"), markup=False)
-    console.print(say("seconds", seconds=_number(seconds, language, 1)), markup=False)
-
-
-_LEFT = ("col.bot", "col.opponent")
+    played = _count(sum(r.games for r in results), language)
+    console.print(say("seconds", games=played, seconds=_number(seconds, language, 1)), markup=False)
 
 
 def _signed(value: float, lang: str) -> str:

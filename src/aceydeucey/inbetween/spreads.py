@@ -103,7 +103,13 @@ def _odds(rules: Rules, a: int, b: int) -> DecisionOdds:
 
 
 def spread_table(rules: Rules) -> list[SpreadRow]:
-    """Every spread with a full shoe of ``rules.decks`` decks (see the module)."""
+    """Every spread with a full shoe of ``rules.decks`` decks (see the module).
+
+    Refused (``ib_odds.table_three_posts``) under three posts: a spread is the gap
+    between two posts, and there the decision is on two gaps of three posts.
+    """
+    if rules.three_posts:
+        raise ArgumentError("ib_odds.table_three_posts")
     pairs: list[tuple[int, Fraction, DecisionOdds]] = []
     spreads: dict[int, Fraction] = {}
     for a, b, chance in post_pairs(rules.decks):

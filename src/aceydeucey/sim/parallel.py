@@ -35,7 +35,7 @@ import numpy as np
 
 from aceydeucey.core.errors import ArgumentError
 
-__all__ = ["run_jobs", "split"]
+__all__ = ["check_workers", "run_jobs", "split"]
 
 R = TypeVar("R")
 
@@ -53,6 +53,18 @@ def split(total: int, parts: int) -> list[int]:
         raise ArgumentError("parallel.bad_split", total=total, parts=parts)
     base, extra = divmod(total, parts)
     return [base + (i < extra) for i in range(parts)]
+
+
+def check_workers(workers: int, ray: str | None = None) -> None:
+    """Refuse a worker count below 1, or workers together with Ray (coded errors).
+
+    ``run_jobs`` checks this; commands call it too, so that bad values fail before
+    any work starts.
+    """
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ArgumentError("parallel.bad_workers", workers=repr(workers))
+    if ray is not None and workers != 1:
+        raise ArgumentError("parallel.workers_and_ray")
 
 
 def run_jobs(
@@ -73,10 +85,7 @@ def run_jobs(
     """
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs < 0:
         raise ArgumentError("parallel.bad_jobs", jobs=repr(n_jobs))
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ArgumentError("parallel.bad_workers", workers=repr(workers))
-    if ray is not None and workers != 1:
-        raise ArgumentError("parallel.workers_and_ray")
+    check_workers(workers, ray)
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     children = root.spawn(n_jobs)
     calls = [(child, i, *args) for i, child in enumerate(children)]
@@ -134,6 +143,9 @@ def _run_ray(
             else:
                 ray.init(address=address, log_to_driver=False)
         except (ConnectionError, RuntimeError, ValueError) as exc:
+            if address == "auto" and isinstance(exc, ConnectionError):
+                # Ray's own text speaks of its command's --address flag, not ours
+                raise ArgumentError("parallel.ray_none_running") from None
             raise ArgumentError(
                 "parallel.ray_unreachable", address=address, reason=str(exc) or type(exc).__name__
             ) from None

@@ -244,12 +244,15 @@ def standings(results: Sequence[MatchResult]) -> list[Standing]:
 def check_entrants(game: Game, entrants: Sequence[Entrant]) -> None:
     """Refuse a tournament that cannot be played, before any game.
 
-    The game must have two seats; there must be two bots or more, each named once;
+    The game must have two seats and be zero-sum (one bot's gain the other's loss: not
+    Red Dog's house game); there must be two bots or more, each named once;
     each bot is built and seated in both seats, so one that refuses these rules
     raises its own coded error now.
     """
     if game.num_players != 2:
         raise ArgumentError("tournament.two_seats", game=game.game_id, seats=game.num_players)
+    if not game.info.zero_sum:
+        raise ArgumentError("tournament.zero_sum", game=game.game_id)
     if len(entrants) < 2:
         raise ArgumentError("tournament.too_few", count=len(entrants))
     seen: set[str] = set()
