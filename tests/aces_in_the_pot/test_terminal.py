@@ -191,7 +191,10 @@ def test_version_and_help_screens_without_bool_after_flags() -> None:
     assert "<int>" in runner.invoke(app, ["play", "aces-in-the-pot", "--help"]).stdout
 
 
-def test_the_person_holding_the_finish_is_told_what_a_clean_roll_means() -> None:
+def test_the_person_holding_the_finish_is_told_what_a_clean_roll_means(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the game saves its record under records/ here
     # Seed 7 at 3 seats: seat 1 holds the first finish attempt (the playthrough shows it).
     result = runner.invoke(
         app,

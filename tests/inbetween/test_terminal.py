@@ -28,7 +28,9 @@ def odds_screen(state: InBetweenState, lang: str = "en") -> str:
 def test_question_mark_on_an_ordinary_bet() -> None:
     text = odds_screen(play(new(players=2), "4C", "9H", "QD"))
     assert "Bet between 4 and Q" in text and "EV per chip" in text
-    assert "Values (expected chips): pass 0 · bet 1–" in text and "Best:" in text
+    assert "Values (expected chips): pass 0 · bet 1–" in text
+    # One stake: its advice names the best action once ("Most chips on average"), not twice.
+    assert "Most chips on average:" in text and "Best:" not in text
 
 
 def test_question_mark_on_an_ace_call() -> None:
@@ -47,7 +49,11 @@ def test_question_mark_on_higher_and_lower() -> None:
 
 def test_question_mark_on_a_split() -> None:
     text = odds_screen(play(new(players=2, pairs="split"), "7C", "5D", "7D"))
-    assert "split" in text and "Best:" in text
+    assert "split -1" in text and "Most chips on average: pass (0)" in text
+    assert "Best:" not in text  # the best action is named once
+    # When the best action is one no stake's advice names, the overall best is given.
+    ace = odds_screen(play(new(players=2, aces="first-card"), "AC", "5C"))
+    assert "Best:" in ace
 
 
 def test_question_mark_on_three_posts_gaps() -> None:

@@ -608,12 +608,25 @@ def decision_view(
                 shown.append(f"{show(item)} {_signed(values[item], lang)}")
         line.append(" · ".join(shown))
         parts.append(line)
-        parts.append(
-            Text(
-                t(_DOMAIN, "odds.best", lang, action=show(best), value=_signed(values[best], lang)),
-                style="bold green" if values[best] > 0 else "bold",
+        # A stake's advice may already name the best action ("Most chips on average").
+        advised = {
+            stake_action(bet, bet.advice.best)
+            for bet in odds.bets
+            if bet.advice is not None and bet.advice.limits
+        }
+        if best not in advised:
+            parts.append(
+                Text(
+                    t(
+                        _DOMAIN,
+                        "odds.best",
+                        lang,
+                        action=show(best),
+                        value=_signed(values[best], lang),
+                    ),
+                    style="bold green" if values[best] > 0 else "bold",
+                )
             )
-        )
     return Group(*parts)
 
 
