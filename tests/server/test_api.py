@@ -323,6 +323,15 @@ def test_aces_in_the_pot_three_people_to_the_end(client: TestClient) -> None:
     assert verify(Record.from_dict(client.get(f"/api/tables/{table_id}/record").json()))
 
 
+def test_the_trained_networks_play_at_a_table_to_the_end(client: TestClient) -> None:
+    # Acey-Deucey (the default variant): net names its doubles after a 1-2 by evaluation.
+    table_id = new_table(client, "backgammon", ["bot:net", "bot:greedy"])
+    v = settle(client, table_id, tries=3000)
+    assert v["status"] == "over" and v["observation"]["outcome"] is not None
+    record = Record.from_dict(client.get(f"/api/tables/{table_id}/record").json())
+    assert record.players == ["bot:net", "bot:greedy"] and verify(record)
+
+
 def test_a_bot_only_table_plays_itself_to_the_end(client: TestClient) -> None:
     table_id = new_table(client, "backgammon", ["bot:greedy", "bot:random"])
     v = settle(client, table_id, tries=3000)
