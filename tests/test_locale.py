@@ -129,3 +129,14 @@ def test_error_codes_are_unique_across_error_domains() -> None:
         for key in catalog(domain, "en"):
             assert key not in seen, f"{key!r} is in both {seen[key]} and {domain}"
             seen[key] = domain
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_every_bot_has_a_name_on_the_pages(lang: str) -> None:
+    from aceydeucey.core.registry import BUILTIN_GAME_IDS, bot_names
+
+    web = catalog("web", lang)
+    missing = {
+        name for game in BUILTIN_GAME_IDS for name in bot_names(game) if f"bot.{name}" not in web
+    }
+    assert not missing, f"bots without a label in web ({lang}): {sorted(missing)}"
