@@ -131,4 +131,7 @@ def replay_command(
 
 
 def main() -> None:
-    app()
+    """The console script (usage errors in the command line's language: ``cli.usage``)."""
+    from aceydeucey.cli.usage import run
+
+    run(app)

@@ -1,0 +1,67 @@
+"""Usage errors of the command line (Typer's own) reach a Portuguese screen in Portuguese."""
+
+from __future__ import annotations
+
+import pytest
+
+from aceydeucey.cli.app import app
+from aceydeucey.cli.usage import run
+
+
+def usage(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    with pytest.raises(SystemExit) as done:
+        run(app, argv)
+    captured = capsys.readouterr()
+    code = done.value.code
+    return (code if isinstance(code, int) else 0), " ".join((captured.out + captured.err).split())
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (
+            ["simulate", "inbetween", "--sessions", "abc", "--lang", "pt"],
+            "erro: valor inválido para --sessions: abc (um número inteiro)",
+        ),
+        (
+            ["play", "backgammon", "--speed=warp", "--lang", "pt"],
+            "valor inválido para --speed: warp (aceites: fast, normal)",
+        ),
+        (["hint", "backgammon", "--dice", "3-1", "--lang", "pt"], "falta a opção --position"),
+        (
+            ["play", "backgammon", "--frobnicate", "--lang", "pt"],
+            "opção desconhecida: --frobnicate",
+        ),
+        (
+            ["train", "backgammon", "--lang", "pt", "--games", "3", "extra"],
+            "argumentos a mais, inesperados: extra",
+        ),
+    ],
+)
+def test_usage_errors_in_portuguese(
+    argv: list[str], expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, text = usage(argv, capsys)
+    assert code == 2
+    assert expected in text, text
+    assert "Veja 'aceydeucey" in text and "--help'" in text
+    for english in (
+        "Invalid value",
+        "Missing option",
+        "No such option",
+        "Got unexpected",
+        "Usage:",
+    ):
+        assert english not in text
+
+
+def test_english_keeps_typers_own_screen(capsys: pytest.CaptureFixture[str]) -> None:
+    code, text = usage(["simulate", "inbetween", "--sessions", "abc", "--lang", "en"], capsys)
+    assert code == 2 and "Invalid value for '--sessions'" in text
+
+
+def test_exit_statuses_are_kept_in_portuguese(capsys: pytest.CaptureFixture[str]) -> None:
+    code, text = usage(["rules", "aces-in-the-pot", "--lang", "pt"], capsys)
+    assert code == 0 and "Ases no Pote" in text
+    code, text = usage(["simulate", "inbetween", "--sessions", "0", "--lang", "pt"], capsys)
+    assert code == 2 and text.startswith("erro:")
