@@ -120,6 +120,14 @@ def test_train_refuses_bad_arguments(tmp_path: Path) -> None:
     assert code == 2 and "positive" in out
     code, out = run("train", "backgammon", "--lambda", "1.5", "--lang", "pt")
     assert code == 2 and "lambda entre 0 e 1" in out
+    for option, value in (("--lambda", "nan"), ("--alpha0", "inf"), ("--tau", "nan")):
+        # not a number, or no end: refused before any game (a NaN would train NaN weights)
+        code, out = run(
+            "train", "backgammon", option, value, "--games", "1",
+            "--out", str(tmp_path / "nan.npz"), "--eval-every", "0",
+        )  # fmt: skip
+        assert code == 2 and "out of range" in out, (option, value, out)
+    assert not (tmp_path / "nan.npz").exists()
     Network.initial("classic", "gammons", 4, 1).save(tmp_path / "c.npz")
     code, out = run("train", "backgammon", "--resume", str(tmp_path / "c.npz"), "--seed", "3")
     assert code == 2 and "--seed" in out

@@ -11,6 +11,7 @@ standard error as it goes.  Texts come from the ``train`` catalog.
 from __future__ import annotations
 
 import functools
+import math
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -120,7 +121,11 @@ def backgammon_command(
         fail(say("error.seed_with_resume"), lang=language)
     learning = {"lam": lam, "alpha0": alpha0, "alpha_min": alpha_min, "tau": tau}
     given = {k: v for k, v in learning.items() if v is not None}
-    if any(v < 0 for v in given.values()) or given.get("lam", 0.0) > 1 or given.get("tau") == 0:
+    if (
+        any(not math.isfinite(v) or v < 0 for v in given.values())
+        or given.get("lam", 0.0) > 1
+        or given.get("tau") == 0
+    ):
         fail(say("error.learning", values=", ".join(f"{k}={v}" for k, v in given.items())),
              lang=language)  # fmt: skip
     target = out or resume or Path(f"{variant}.npz")
