@@ -80,6 +80,10 @@ def test_hint_table_in_english() -> None:
         ),
         (("--position", OPENING_ID, "--dice", "7-1"), "dice", "dados"),
         (("--position", OPENING_ID, "--dice", "double 3"), "not a roll", "não é um lançamento"),
+        # a --dice that reads as no roll is said to be no roll, not to be a bad move
+        (("--position", OPENING_ID, "--dice", "3-1-2"), "not a roll", "não é um lançamento"),
+        (("--position", OPENING_ID, "--dice", "abc"), "not a roll", "não é um lançamento"),
+        (("--position", OPENING_ID, "--dice", ""), "not a roll", "não é um lançamento"),
         (("--position", OPENING_ID), "--dice", "--dice"),
         (("--position", OPENING_ID, "--dice", "3-1", "--ply", "1"), "0 or 2", "0 ou 2"),
     ],

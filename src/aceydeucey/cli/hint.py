@@ -91,7 +91,12 @@ def backgammon_command(
         else:
             pos = Position.from_position_id(position)
         if dice is not None:
-            roll = parse_action_text(dice)
+            try:
+                roll = parse_action_text(dice)
+            except AceyDeuceyError as exc:
+                if exc.code == "bg.syntax.dice":  # a roll with a die out of range
+                    raise
+                roll = None  # not a roll at all (it reads as a move, or nothing)
             if not isinstance(roll, Roll):
                 fail(say("error.dice", dice=dice), lang=language)
             hand, kind, naming = roll.dice, "roll", False
