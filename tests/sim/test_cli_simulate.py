@@ -41,6 +41,18 @@ def test_inbetween_json_has_sessions_hands_seconds_and_rates_summing_to_one() ->
     assert json.loads(other.stdout)["results"] != data["results"]
 
 
+def test_inbetween_win_interval_stays_within_zero_and_one() -> None:
+    # 20 sessions: random wins 1/10 of its seats, where the normal approximation's
+    # half-width (0.13) is wider than the rate; a win rate's interval ends at 0
+    result = runner.invoke(app, _ib("--sessions", "20", "--json"))
+    assert result.exit_code == 0, result.output
+    rows = {r["strategy"]: r for r in json.loads(result.stdout)["results"]}
+    assert rows["random"]["win_rate"] < 0.2
+    for r in rows.values():
+        low, high = r["win_ci95"]
+        assert 0 <= low <= r["win_rate"] <= high <= 1
+
+
 @pytest.mark.parametrize(
     ("lang", "words"),
     [

@@ -208,7 +208,7 @@ def inbetween_command(
     console.print(say("ib.rotation"), markup=False)
     rows = []
     for s in stats:
-        low, high = s.win_rate - s.win_ci, s.win_rate + s.win_ci
+        low, high = s.win_interval
         bets = sum(s.outcomes[1:])
         rows.append(
             (

@@ -87,13 +87,18 @@ class StrategyStats:
     #: the exact win rate (``win_rate`` is its float)
     wins: Fraction
 
+    @property
+    def win_interval(self) -> tuple[float, float]:
+        """The 95 % interval of ``win_rate``, cut to the rates there are (0 to 1)."""
+        return max(self.win_rate - self.win_ci, 0.0), min(self.win_rate + self.win_ci, 1.0)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "strategy": self.strategy,
             "seats": self.seats,
             "win_rate": self.win_rate,
             "win_rate_exact": str(self.wins),
-            "win_ci95": [self.win_rate - self.win_ci, self.win_rate + self.win_ci],
+            "win_ci95": list(self.win_interval),
             "mean_balance": self.mean_balance,
             "balance_stderr": self.balance_stderr,
             "hands": self.hands,
