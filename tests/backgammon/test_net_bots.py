@@ -110,3 +110,18 @@ def test_shipped_network_beats_random(variant: str) -> None:
     pairs = points.sum(axis=1) / 2
     assert pairs.mean() - 3 * pairs.std(ddof=1) / math.sqrt(len(pairs)) > 0
     assert np.all(np.abs(points) <= (15 if variant == "acey-deucey" else 3))
+
+
+@pytest.mark.parametrize("ply", [0, 2])
+def test_single_scoring_values_a_win_alone(ply: int) -> None:
+    # the shipped classic network, used for single-game scoring, still estimates gammons;
+    # a gammon then scores one point like any win, so the equity is 2 P(win) - 1
+    rules = BackgammonRules.resolve(variant="classic", scoring="single")
+    evaluator = Evaluator(rules)
+    ranked = evaluator.rank_plays(standard_start(), (6, 4), ply=ply)
+    assert any(c.outputs[1] > 0.001 for c in ranked)  # the network does see gammons
+    for choice in ranked:
+        assert choice.equity == pytest.approx(2 * choice.outputs[0] - 1)
+    gammons = Evaluator(BackgammonRules.resolve(variant="classic"))
+    best = gammons.rank_plays(standard_start(), (6, 4))[0]
+    assert best.equity == pytest.approx(float(gammons.equity(np.array(best.outputs))))

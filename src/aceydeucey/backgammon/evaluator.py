@@ -144,6 +144,11 @@ class Evaluator:
         return res
 
     def equity(self, outputs: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        """Equity of each output row for these rules: under single-game scoring a gammon
+        counts one point like any win, so only the win output counts (``2 P(win) - 1``)."""
+        if self.rules.scoring == "single" and self.spec.name == "gammons":
+            single: np.ndarray[Any, Any] = 2.0 * np.asarray(outputs)[..., 0] - 1.0
+            return single
         return self.spec.equity(outputs)
 
     def _plays(
