@@ -170,6 +170,34 @@ def test_unreadable_weights_are_refused_with_a_code(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (None, "bg.net.reason.missing"),  # no such file
+        (b"PK\x03\x04 a broken zip", "bg.net.reason.not_weights"),
+        (b"\x93NUMPY\x01\x00 a cut array", "bg.net.reason.not_weights"),
+        (b"plain text, read as a pickle", "bg.net.reason.not_weights"),
+    ],
+)
+def test_a_file_that_is_no_network_is_said_so_in_each_language(
+    tmp_path: Path, content: bytes | None, reason: str
+) -> None:
+    path = tmp_path / "w.npz"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(ArgumentError) as err:
+        Network.load(path)
+    assert err.value.code == "bg.net.file"
+    assert err.value.params["reason"]["code"] == reason
+    pt = err.value.render("pt")
+    # the reason in Portuguese, not NumPy's or the system's English (nor its advice to
+    # load pickles)
+    assert "pesos da rede" in pt and "pickle" not in pt and "No such" not in pt
+    said = {"bg.net.reason.missing": "não existe", "bg.net.reason.not_weights": "não é um"}
+    assert said[reason] in pt
+    assert reason not in pt and reason not in err.value.render("en")  # catalogued
+
+
+@pytest.mark.parametrize(
     ("variant", "outputs"), [("acey-deucey", "points"), ("classic", "gammons")]
 )
 def test_shipped_weights_load_small_and_trained(variant: str, outputs: str) -> None:

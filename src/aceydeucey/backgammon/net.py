@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import json
 import math
+import zipfile
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -72,7 +73,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from aceydeucey.core.errors import ArgumentError
+from aceydeucey.core.errors import ArgumentError, message
 
 __all__ = [
     "ENCODING_VERSION",
@@ -414,8 +415,20 @@ class Network:
             with np.load(Path(path), allow_pickle=False) as data:
                 header = json.loads(str(data["header"]))
                 arrays = {k: np.array(data[k], dtype=np.float64) for k in ("w1", "b1", "w2", "b2")}
-        except (OSError, ValueError, KeyError) as exc:
-            raise ArgumentError("bg.net.file", path=str(path), reason=str(exc)) from None
+            if not isinstance(header, dict):
+                raise ValueError("the header is not an object")
+        except FileNotFoundError:
+            raise ArgumentError(
+                "bg.net.file", path=str(path), reason=message("bg.net.reason.missing")
+            ) from None
+        except OSError as exc:  # a folder, no permission: the system's own words
+            reason = message("bg.net.reason.os", detail=exc.strerror or type(exc).__name__)
+            raise ArgumentError("bg.net.file", path=str(path), reason=reason) from None
+        except (ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            # not an .npz of weights: a broken zip, a cut array, a pickle (never loaded)
+            raise ArgumentError(
+                "bg.net.file", path=str(path), reason=message("bg.net.reason.not_weights")
+            ) from None
         version = header.get("encoding_version")
         if version != ENCODING_VERSION:
             raise ArgumentError(
