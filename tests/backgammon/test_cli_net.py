@@ -119,6 +119,21 @@ def test_train_measures_as_it_goes_and_resumes(tmp_path: Path) -> None:
     assert Network.load(path).meta["games"] == 25
 
 
+def test_train_refuses_an_unwritable_checkpoint_before_training(tmp_path: Path) -> None:
+    (tmp_path / "a_file").write_text("")
+    for out, en, pt in (
+        (tmp_path / "a_file" / "w.npz", "is a file, not a folder", "é um ficheiro"),
+        (tmp_path, "it is a folder", "é uma pasta"),
+    ):
+        for lang, words in (("en", en), ("pt", pt)):
+            code, text = run(
+                "train", "backgammon", "--games", "1", "--eval-every", "0",
+                "--out", str(out), "--lang", lang,
+            )  # fmt: skip
+            assert code == 2 and words in " ".join(text.split()), (out, lang, text)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file"]  # nothing written
+
+
 def test_train_refuses_bad_arguments(tmp_path: Path) -> None:
     code, out = run("train", "backgammon", "--games", "0")
     assert code == 2 and "positive" in out

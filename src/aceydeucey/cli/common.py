@@ -135,19 +135,21 @@ def os_reason(exc: OSError, lang: str = "en") -> str:
     return exc.strerror or type(exc).__name__
 
 
-def check_record_path(path: Path, lang: str = "en") -> Path:
+def check_record_path(path: Path, lang: str = "en", *, kind: str = "record") -> Path:
     """Refuse, before play starts, a record path that cannot be written (no traceback).
 
     The folder is created if needed and the file opened for writing (and removed again
-    when it did not exist), so what would fail after the game fails now.
+    when it did not exist), so what would fail after the game fails now.  ``kind`` names
+    the file in the messages (``error.<kind>_...``): ``record``, or ``weights`` (a
+    network's checkpoint).
     """
     if path.is_dir():
-        fail(t("cli", "error.record_is_folder", lang, path=str(path)), lang=lang)
+        fail(t("cli", f"error.{kind}_is_folder", lang, path=str(path)), lang=lang)
     for parent in path.parents:
         if parent.exists():
             if not parent.is_dir():
                 text = t(
-                    "cli", "error.record_parent_file", lang, path=str(path), parent=str(parent)
+                    "cli", f"error.{kind}_parent_file", lang, path=str(path), parent=str(parent)
                 )
                 fail(text, lang=lang)
             break
@@ -158,7 +160,7 @@ def check_record_path(path: Path, lang: str = "en") -> Path:
             pass
     except OSError as exc:
         reason = os_reason(exc, lang)
-        fail(t("cli", "error.record_unwritable", lang, path=str(path), reason=reason), lang=lang)
+        fail(t("cli", f"error.{kind}_unwritable", lang, path=str(path), reason=reason), lang=lang)
     if not existed:
         os.unlink(path)
     return path

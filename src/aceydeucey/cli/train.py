@@ -22,6 +22,7 @@ from aceydeucey.cli.common import (
     LangOption,
     RayOption,
     WorkersOption,
+    check_record_path,
     console,
     err_console,
     fail,
@@ -128,7 +129,7 @@ def backgammon_command(
     ):
         fail(say("error.learning", values=", ".join(f"{k}={v}" for k, v in given.items())),
              lang=language)  # fmt: skip
-    target = out or resume or Path(f"{variant}.npz")
+    target = check_record_path(out or resume or Path(f"{variant}.npz"), language, kind="weights")
     run_seed = 1 if seed is None else seed
     pairs = max(1, eval_games // 2) if eval_games else 0
     block = eval_every or 5_000
