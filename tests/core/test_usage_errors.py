@@ -36,6 +36,8 @@ def usage(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str
             ["train", "backgammon", "--lang", "pt", "--games", "3", "extra"],
             "argumentos a mais, inesperados: extra",
         ),
+        # a missing argument, by its name on the usage line (not the function's parameter)
+        (["tournament", "--lang", "pt"], "falta o argumento GAME"),
     ],
 )
 def test_usage_errors_in_portuguese(
@@ -51,6 +53,7 @@ def test_usage_errors_in_portuguese(
         "No such option",
         "Got unexpected",
         "Usage:",
+        "game_id",
     ):
         assert english not in text
 
@@ -65,3 +68,18 @@ def test_exit_statuses_are_kept_in_portuguese(capsys: pytest.CaptureFixture[str]
     assert code == 0 and "Ases no Pote" in text
     code, text = usage(["simulate", "inbetween", "--sessions", "0", "--lang", "pt"], capsys)
     assert code == 2 and text.startswith("erro:")
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["tournament", "backgammon", "--lang", "pt", "--games"], "a opção --games precisa"),
+        (["play", "backgammon", "--lang", "pt", "--hot-seat=1"], "a opção --hot-seat não"),
+    ],
+)
+def test_an_option_without_its_value_or_a_flag_with_one_in_portuguese(
+    argv: list[str], expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, text = usage(argv, capsys)
+    assert code == 2 and text.startswith("erro:") and expected in text, text
+    assert "requires an argument" not in text and "does not take a value" not in text

@@ -43,10 +43,14 @@ def _exceptions(name: str) -> tuple[type[Any], ...]:
 USAGE = _exceptions("UsageError")
 MISSING = _exceptions("MissingParameter")
 NO_SUCH_OPTION = _exceptions("NoSuchOption")
+BAD_OPTION_USAGE = _exceptions("BadOptionUsage")
 BAD_PARAMETER = _exceptions("BadParameter")
 ABORT = _exceptions("Abort")
 #: Click's text for words after the last argument a command takes.
 _EXTRA = re.compile(r"Got unexpected extra arguments?(?:\(s\))? \((.*)\)")
+#: Click's texts for an option given no value, and for a flag given one.
+_NEEDS_VALUE = re.compile(r"Option '(.*)' requires (?:an argument|\d+ arguments)")
+_TAKES_NO_VALUE = re.compile(r"Option '(.*)' does not take a value")
 
 
 def argv_lang(argv: Sequence[str]) -> str:
@@ -115,6 +119,10 @@ def _expected(param: Any, lang: str) -> str:
 def usage_text(error: Any, argv: Sequence[str], lang: str) -> str:
     """The message of a usage error (Click's or Typer's) in ``lang``."""
     if isinstance(error, MISSING):
+        if getattr(error.param, "param_type_name", "") == "argument":
+            # by its name on the usage line (its metavar), else in capitals as Click does
+            name = error.param.metavar or str(error.param.name).upper()
+            return t("cli", "usage.missing_argument", lang, argument=name)
         return t("cli", "usage.missing", lang, option=_option(error.param, error.param_hint))
     if isinstance(error, NO_SUCH_OPTION):
         near = ", ".join(sorted(error.possibilities or ()))
@@ -127,6 +135,13 @@ def usage_text(error: Any, argv: Sequence[str], lang: str) -> str:
         if value is None:
             return t("cli", "usage.bad_value_bare", lang, option=option, expected=expected)
         return t("cli", "usage.bad_value", lang, option=option, value=value, expected=expected)
+    if isinstance(error, BAD_OPTION_USAGE):
+        needs = _NEEDS_VALUE.match(str(error.format_message()))
+        if needs:
+            return t("cli", "usage.needs_value", lang, option=needs.group(1))
+        takes_none = _TAKES_NO_VALUE.match(str(error.format_message()))
+        if takes_none:
+            return t("cli", "usage.takes_no_value", lang, option=takes_none.group(1))
     extra = _EXTRA.match(str(error.format_message()))
     if extra:
         return t("cli", "usage.extra", lang, arguments=extra.group(1))
