@@ -38,6 +38,8 @@ def usage(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str
         ),
         # a missing argument, by its name on the usage line (not the function's parameter)
         (["tournament", "--lang", "pt"], "falta o argumento GAME"),
+        (["simulate", "chess", "--lang", "pt"], "não há o comando 'chess'"),
+        (["simulate", "inbetwen", "--lang", "pt"], "(queria dizer inbetween?)"),
     ],
 )
 def test_usage_errors_in_portuguese(
@@ -54,6 +56,8 @@ def test_usage_errors_in_portuguese(
         "Got unexpected",
         "Usage:",
         "game_id",
+        "No such command",
+        "Did you mean",
     ):
         assert english not in text
 

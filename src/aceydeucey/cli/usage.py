@@ -51,6 +51,8 @@ _EXTRA = re.compile(r"Got unexpected extra arguments?(?:\(s\))? \((.*)\)")
 #: Click's texts for an option given no value, and for a flag given one.
 _NEEDS_VALUE = re.compile(r"Option '(.*)' requires (?:an argument|\d+ arguments)")
 _TAKES_NO_VALUE = re.compile(r"Option '(.*)' does not take a value")
+#: Click's text for a word that names no command of a group (with Typer's suggestion).
+_NO_COMMAND = re.compile(r"No such command '(.*?)'\.(?: Did you mean '(.*)'\?)?")
 
 
 def argv_lang(argv: Sequence[str]) -> str:
@@ -142,6 +144,11 @@ def usage_text(error: Any, argv: Sequence[str], lang: str) -> str:
         takes_none = _TAKES_NO_VALUE.match(str(error.format_message()))
         if takes_none:
             return t("cli", "usage.takes_no_value", lang, option=takes_none.group(1))
+    no_command = _NO_COMMAND.match(str(error.format_message()))
+    if no_command:
+        text = t("cli", "usage.no_such_command", lang, command=no_command.group(1))
+        near = no_command.group(2)
+        return text + (t("cli", "usage.did_you_mean", lang, options=near) if near else "")
     extra = _EXTRA.match(str(error.format_message()))
     if extra:
         return t("cli", "usage.extra", lang, arguments=extra.group(1))
