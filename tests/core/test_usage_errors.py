@@ -87,3 +87,16 @@ def test_an_option_without_its_value_or_a_flag_with_one_in_portuguese(
     code, text = usage(argv, capsys)
     assert code == 2 and text.startswith("erro:") and expected in text, text
     assert "requires an argument" not in text and "does not take a value" not in text
+
+
+def test_input_ending_at_a_prompt_says_so_in_portuguese(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import aceydeucey.cli.app as cli_app
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise EOFError  # what a prompt raises when its input ends (Click: "Aborted!")
+
+    monkeypatch.setattr(cli_app.Record, "load", staticmethod(interrupted))
+    code, text = usage(["replay", "any.json", "--lang", "pt"], capsys)
+    assert code == 1 and "Interrompido." in text and "Aborted" not in text

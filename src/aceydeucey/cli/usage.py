@@ -45,7 +45,7 @@ MISSING = _exceptions("MissingParameter")
 NO_SUCH_OPTION = _exceptions("NoSuchOption")
 BAD_OPTION_USAGE = _exceptions("BadOptionUsage")
 BAD_PARAMETER = _exceptions("BadParameter")
-ABORT = _exceptions("Abort")
+ABORT: tuple[type[Any], ...] = (*_exceptions("Abort"), typer.Abort)
 #: Click's text for words after the last argument a command takes.
 _EXTRA = re.compile(r"Got unexpected extra arguments?(?:\(s\))? \((.*)\)")
 #: Click's texts for an option given no value, and for a flag given one.
@@ -176,6 +176,9 @@ def run(app: typer.Typer, argv: Sequence[str] | None = None) -> None:
                 t("cli", "usage.try_help", lang, command=error.ctx.command_path), markup=False
             )
         sys.exit(getattr(error, "exit_code", 2))
-    except ABORT:
+    except ABORT:  # input ended at a prompt: Click says "Aborted!" in English
+        from aceydeucey.cli.common import err_console
+
+        err_console.print(t("cli", "usage.aborted", lang), markup=False)
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
