@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import errno
 import os
+import textwrap
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -12,6 +14,8 @@ from typing import Annotated, Any, NoReturn
 import typer
 import typer.core
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table as RichTable
 
 from aceydeucey.core.errors import AceyDeuceyError, RulesError
 from aceydeucey.core.rules import RulesBase
@@ -24,12 +28,16 @@ __all__ = [
     "WorkersOption",
     "check_record_path",
     "console",
+    "count_text",
+    "decimal_text",
     "default_record_path",
     "fail",
     "fail_error",
+    "fitted_table",
     "os_reason",
     "parse_options",
     "player_names",
+    "progress_bar",
     "resolve_lang",
 ]
 
@@ -232,3 +240,64 @@ RayOption = Annotated[
         show_default=False,
     ),
 ]
+
+
+# -- figures on the screen: the numbers, tables and progress bars of the commands ---------
+def decimal_text(value: float, lang: str, digits: int, *, sign: bool = False) -> str:
+    """A decimal with ``digits`` places as ``lang`` writes it (``0.125`` / ``0,125``).
+
+    >>> decimal_text(0.125, "pt", 3), decimal_text(2.5, "en", 2, sign=True)
+    ('0,125', '+2.50')
+    """
+    text = f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+    return text.replace(".", ",") if lang == "pt" else text
+
+
+def count_text(value: int, lang: str) -> str:
+    """A whole number with its thousands marked as ``lang`` does (``12,345`` / ``12 345``)."""
+    text = f"{value:,}"
+    return text.replace(",", "\u00a0") if lang == "pt" else text
+
+
+def progress_bar(label: str, quiet: bool = False) -> Progress:
+    """A progress bar on the error stream, gone when done; none for a pipe or a file."""
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        transient=True,
+        disable=quiet or not err_console.is_terminal,
+    )
+
+
+def fitted_table(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], left: int = 0, width: int | None = None
+) -> RichTable:
+    """A table whose figures are never cut, within ``width`` columns (the console's).
+
+    Each column is as wide as its widest cell or its header; when that is too wide for
+    the screen, the headers are wrapped by hand (longest first, never below a cell or
+    a word). Rich, left to itself, keeps a long header on one line and crops the table's
+    right edge instead. The first ``left`` columns are left-aligned (names), the rest
+    right-aligned (figures).
+    """
+    cells = [max((len(row[c]) for row in rows), default=0) for c in range(len(headers))]
+    floors = [
+        max(cells[c], *(len(word) for word in header.split())) for c, header in enumerate(headers)
+    ]
+    widths = [max(cells[c], len(header)) for c, header in enumerate(headers)]
+    room = (width or console.width) - (3 * len(headers) + 1)  # borders and padding
+    while sum(widths) > room:
+        c = max(range(len(widths)), key=lambda k: widths[k] - floors[k])
+        if widths[c] == floors[c]:
+            break  # nothing left to wrap: the figures keep their width
+        widths[c] -= 1  # one character at a time, from the header with most to spare
+    table = RichTable()
+    for c, header in enumerate(headers):
+        text = textwrap.fill(header, width=widths[c], break_long_words=False)
+        table.add_column(text, justify="left" if c < left else "right", min_width=widths[c])
+    for row in rows:
+        table.add_row(*row)
+    return table

@@ -20,7 +20,14 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table as RichTable
 
-from aceydeucey.cli.common import LangOption, console, fail, fail_error, resolve_lang
+from aceydeucey.cli.common import (
+    LangOption,
+    console,
+    decimal_text,
+    fail,
+    fail_error,
+    resolve_lang,
+)
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.locale import t
 
@@ -30,11 +37,6 @@ hint_app = typer.Typer(help="Rank the legal plays of a position.", no_args_is_he
 
 #: Plays shown in the table (``--json`` lists them all).
 SHOWN = 12
-
-
-def _number(value: float, lang: str, digits: int = 3) -> str:
-    text = f"{value:+.{digits}f}"
-    return text.replace(".", ",") if lang == "pt" else text
 
 
 def _share(value: float, lang: str) -> str:
@@ -164,11 +166,11 @@ def backgammon_command(
             table.add_column(name, justify="left" if i == 1 else "right")
         top = plays[0].equity
         for rank, c in enumerate(plays[:SHOWN], 1):
-            gap = "" if rank == 1 else f" ({_number(c.equity - top, language)})"
+            gap = "" if rank == 1 else f" ({decimal_text(c.equity - top, language, 3, sign=True)})"
             table.add_row(
                 str(rank),
                 c.text,
-                _number(c.equity, language) + gap,
+                decimal_text(c.equity, language, 3, sign=True) + gap,
                 _share(c.outputs[0], language),
                 *(_share(c.outputs[labels.index(label)], language) for label in extra),
             )
@@ -183,6 +185,8 @@ def backgammon_command(
             table.add_column(name, justify="left" if i == 3 else "right")
         for rank, c in enumerate(doubles, 1):
             shown = str(c.play) if c.play is not None else ""
-            table.add_row(str(rank), str(c.double), _number(c.equity, language), shown)
+            table.add_row(
+                str(rank), str(c.double), decimal_text(c.equity, language, 3, sign=True), shown
+            )
         console.print(table)
     console.print(say("note." + evaluator.spec.name), markup=False)

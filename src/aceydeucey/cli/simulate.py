@@ -18,15 +18,12 @@ from __future__ import annotations
 
 import json
 import math
-import textwrap
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
 from aceydeucey.cli.common import (
@@ -35,76 +32,26 @@ from aceydeucey.cli.common import (
     RayOption,
     WorkersOption,
     console,
-    err_console,
+    count_text,
+    decimal_text,
     fail,
     fail_error,
+    fitted_table,
     os_reason,
     parse_options,
+    progress_bar,
     resolve_lang,
 )
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.locale import t
 from aceydeucey.sim.parallel import check_workers
 
-__all__ = ["fitted_table", "simulate_app"]
+__all__ = ["simulate_app"]
 
 simulate_app = typer.Typer(
     help="Simulate many games at once and show the figures with confidence intervals.",
     no_args_is_help=True,
 )
-
-
-def _number(value: float, lang: str, digits: int = 4) -> str:
-    text = f"{value:.{digits}f}"
-    return text.replace(".", ",") if lang == "pt" else text
-
-
-def _count(value: int, lang: str) -> str:
-    text = f"{value:,}"
-    return text.replace(",", "\u00a0") if lang == "pt" else text
-
-
-def fitted_table(
-    headers: Sequence[str], rows: Sequence[Sequence[str]], left: int = 0, width: int | None = None
-) -> RichTable:
-    """A table whose figures are never cut, within ``width`` columns (the console's).
-
-    Each column is as wide as its widest cell or its header; when that is too wide for
-    the screen, the headers are wrapped by hand (longest first, never below a cell or
-    a word). Rich, left to itself, keeps a long header on one line and crops the table's
-    right edge instead. The first ``left`` columns are left-aligned (names), the rest
-    right-aligned (figures).
-    """
-    cells = [max((len(row[c]) for row in rows), default=0) for c in range(len(headers))]
-    floors = [
-        max(cells[c], *(len(word) for word in header.split())) for c, header in enumerate(headers)
-    ]
-    widths = [max(cells[c], len(header)) for c, header in enumerate(headers)]
-    room = (width or console.width) - (3 * len(headers) + 1)  # borders and padding
-    while sum(widths) > room:
-        c = max(range(len(widths)), key=lambda k: widths[k] - floors[k])
-        if widths[c] == floors[c]:
-            break  # nothing left to wrap: the figures keep their width
-        widths[c] -= 1  # one character at a time, from the header with most to spare
-    table = RichTable()
-    for c, header in enumerate(headers):
-        text = textwrap.fill(header, width=widths[c], break_long_words=False)
-        table.add_column(text, justify="left" if c < left else "right", min_width=widths[c])
-    for row in rows:
-        table.add_row(*row)
-    return table
-
-
-def _progress(label: str, quiet: bool) -> Progress:
-    return Progress(
-        TextColumn(label),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err_console,
-        transient=True,
-        disable=quiet or not err_console.is_terminal,  # a pipe or a file gets no bar
-    )
 
 
 # -- In-Between ---------------------------------------------------------------------------
@@ -157,7 +104,7 @@ def inbetween_command(
     try:
         rules = Rules.resolve(preset=preset, **options)
         began = time.perf_counter()
-        with _progress(say("progress"), as_json) as bar:
+        with progress_bar(say("progress"), as_json) as bar:
             task = bar.add_task("", total=sessions)
             acc = simulate(
                 rules,
@@ -199,7 +146,7 @@ def inbetween_command(
     title = say(
         "ib.title",
         preset=preset,
-        sessions=_count(sessions, language),
+        sessions=count_text(sessions, language),
         players=rules.players,
         strategies=", ".join(names),
         seed=seed,
@@ -213,11 +160,13 @@ def inbetween_command(
         rows.append(
             (
                 s.strategy,
-                _number(s.win_rate, language),
-                f"{_number(low, language)}–{_number(high, language)}",
-                f"{_number(s.mean_balance, language, 2)}±{_number(s.balance_stderr, language, 3)}",
-                _count(s.hands, language),
-                _number(s.outcomes[1] / bets, language, 3) if bets else "-",
+                decimal_text(s.win_rate, language, 4),
+                f"{decimal_text(low, language, 4)}–{decimal_text(high, language, 4)}",
+                decimal_text(s.mean_balance, language, 2)
+                + "±"
+                + decimal_text(s.balance_stderr, language, 3),
+                count_text(s.hands, language),
+                decimal_text(s.outcomes[1] / bets, language, 3) if bets else "-",
             )
         )
     keys = ("ib.strategy", "ib.win", "ib.ci", "ib.balance", "ib.hands", "ib.bets")
@@ -226,9 +175,9 @@ def inbetween_command(
     console.print(
         say(
             "ib.endings",
-            rounds=_count(endings[ENDINGS[0]], language),
-            pot=_count(endings[ENDINGS[1]], language),
-            ante=_count(endings[ENDINGS[2]], language),
+            rounds=count_text(endings[ENDINGS[0]], language),
+            pot=count_text(endings[ENDINGS[1]], language),
+            ante=count_text(endings[ENDINGS[2]], language),
         ),
         markup=False,
     )
@@ -236,10 +185,10 @@ def inbetween_command(
     console.print(
         say(
             "ib.speed",
-            hands=_count(acc.hands, language),
-            seconds=_number(seconds, language, 2),
-            kernel=_number(acc.seconds, language, 2),
-            rate=_count(round(rate), language),
+            hands=count_text(acc.hands, language),
+            seconds=decimal_text(seconds, language, 2),
+            kernel=decimal_text(acc.seconds, language, 2),
+            rate=count_text(round(rate), language),
         ),
         markup=False,
     )
@@ -293,10 +242,10 @@ def _plot_balances(
             "ib.plot_label",
             lang,
             strategy=name,
-            win=_number(100 * st.win_rate, lang, 1),
-            ci=_number(100 * st.win_ci, lang, 1),
-            mean=_number(st.mean_balance, lang, 1),
-            se=_number(st.balance_stderr, lang, 2),
+            win=decimal_text(100 * st.win_rate, lang, 1),
+            ci=decimal_text(100 * st.win_ci, lang, 1),
+            mean=decimal_text(st.mean_balance, lang, 1),
+            se=decimal_text(st.balance_stderr, lang, 2),
         )
         weights = counts / max(int(counts.sum()), 1)
         ax.hist(
@@ -314,7 +263,7 @@ def _plot_balances(
     ax.axvline(start, color="grey", linestyle=":", label=t("simulate", "ib.plot_start", lang))
     ax.set_yscale("log")
     ax.set_title(
-        t("simulate", "ib.plot_title", lang, preset=preset, sessions=_count(sessions, lang))
+        t("simulate", "ib.plot_title", lang, preset=preset, sessions=count_text(sessions, lang))
     )
     ax.set_xlabel(t("simulate", "ib.plot_x", lang))
     ax.set_ylabel(t("simulate", "ib.plot_y", lang, count=width))
@@ -361,7 +310,7 @@ def aces_command(
                 raise
             unsolved = exc  # too large to solve: the simulation alone, and why
         began = time.perf_counter()
-        with _progress(say("progress"), as_json) as bar:
+        with progress_bar(say("progress"), as_json) as bar:
             task = bar.add_task("", total=games)
             wins = simulate_wins(
                 rules,
@@ -411,7 +360,7 @@ def aces_command(
         }
         print(json.dumps(data))
         return
-    title = say("aces.title", players=rules.players, games=_count(games, language), seed=seed)
+    title = say("aces.title", players=rules.players, games=count_text(games, language), seed=seed)
     console.print(title, style="bold", markup=False)
     console.print(say("aces.first"), markup=False)
     table = RichTable()
@@ -422,9 +371,9 @@ def aces_command(
         z = "–" if r["z"] is None else f"{r['z']:+.2f}"
         table.add_row(
             str(r["seat"]),
-            _number(r["simulated"], language),
-            f"{_number(low, language)}–{_number(high, language)}",
-            "–" if r["exact"] is None else _number(r["exact"], language, 6),
+            decimal_text(r["simulated"], language, 4),
+            f"{decimal_text(low, language, 4)}–{decimal_text(high, language, 4)}",
+            "–" if r["exact"] is None else decimal_text(r["exact"], language, 6),
             z.replace(".", ",") if language == "pt" else z,
         )
     console.print(table)
@@ -437,6 +386,10 @@ def aces_command(
         else:
             console.print(say("aces.agree"), markup=False)
     console.print(
-        say("aces.speed", games=_count(games, language), seconds=_number(seconds, language, 2)),
+        say(
+            "aces.speed",
+            games=count_text(games, language),
+            seconds=decimal_text(seconds, language, 2),
+        ),
         markup=False,
     )

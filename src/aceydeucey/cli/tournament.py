@@ -28,11 +28,14 @@ from aceydeucey.cli.common import (
     RayOption,
     WorkersOption,
     console,
+    count_text,
+    decimal_text,
     fail_error,
+    fitted_table,
     parse_options,
+    progress_bar,
     resolve_lang,
 )
-from aceydeucey.cli.simulate import _count, _number, _progress, fitted_table
 from aceydeucey.core.errors import AceyDeuceyError, ArgumentError
 from aceydeucey.locale import t
 from aceydeucey.sim.parallel import check_workers
@@ -105,7 +108,7 @@ def tournament_command(
         entrants = [entrant(game_id, name) for name in names]
         began = time.perf_counter()
         matches = len(names) * (len(names) - 1) // 2
-        with _progress(say("progress"), as_json) as bar:
+        with progress_bar(say("progress"), as_json) as bar:
             task = bar.add_task("", total=matches * games)
             results = round_robin(
                 game,
@@ -142,7 +145,7 @@ def tournament_command(
             game=game_id,
             preset=preset,
             bots=len(names),
-            games=_count(games, language),
+            games=count_text(games, language),
             seed=seed,
         ),
         style="bold",
@@ -161,7 +164,7 @@ def tournament_command(
         (
             r.bot,
             r.opponent,
-            _signed(r.points_per_game, language) + _stderr(r.stderr, language),
+            decimal_text(r.points_per_game, language, 3, sign=True) + _stderr(r.stderr, language),
             _interval(r.ci95, language),
             record(r.wins, r.losses, r.games),
         )
@@ -172,8 +175,8 @@ def tournament_command(
     standing_rows = [
         (
             s.bot,
-            _count(s.games, language),
-            _signed(s.points_per_game, language),
+            count_text(s.games, language),
+            decimal_text(s.points_per_game, language, 3, sign=True),
             record(s.wins, s.losses, s.games),
         )
         for s in table_rows
@@ -184,21 +187,18 @@ def tournament_command(
     standing_table.title = say("standings")
     console.print(standing_table)
     console.print(say("note"), markup=False)
-    played = _count(sum(r.games for r in results), language)
-    console.print(say("seconds", games=played, seconds=_number(seconds, language, 1)), markup=False)
-
-
-def _signed(value: float, lang: str) -> str:
-    text = f"{value:+.3f}"
-    return text.replace(".", ",") if lang == "pt" else text
+    played = count_text(sum(r.games for r in results), language)
+    console.print(
+        say("seconds", games=played, seconds=decimal_text(seconds, language, 1)), markup=False
+    )
 
 
 def _stderr(value: float, lang: str) -> str:
-    return "" if math.isnan(value) else f" ± {_number(value, lang, 3)}"
+    return "" if math.isnan(value) else f" ± {decimal_text(value, lang, 3)}"
 
 
 def _interval(bounds: tuple[float, float], lang: str) -> str:
     low, high = bounds
     if math.isnan(low):
         return "-"
-    return f"{_signed(low, lang)} … {_signed(high, lang)}"
+    return f"{decimal_text(low, lang, 3, sign=True)} … {decimal_text(high, lang, 3, sign=True)}"

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from aceydeucey.cli.common import (
     LangOption,
@@ -24,9 +23,11 @@ from aceydeucey.cli.common import (
     WorkersOption,
     check_record_path,
     console,
-    err_console,
+    count_text,
+    decimal_text,
     fail,
     fail_error,
+    progress_bar,
     resolve_lang,
 )
 from aceydeucey.core.errors import AceyDeuceyError
@@ -35,16 +36,6 @@ from aceydeucey.locale import t
 __all__ = ["train_app"]
 
 train_app = typer.Typer(help="Train a game's evaluator by self-play.", no_args_is_help=True)
-
-
-def _number(value: float, lang: str, digits: int = 2, sign: bool = False) -> str:
-    text = f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
-    return text.replace(".", ",") if lang == "pt" else text
-
-
-def _count(value: int, lang: str) -> str:
-    text = f"{value:,}"
-    return text.replace(",", "\u00a0") if lang == "pt" else text
 
 
 @train_app.command("backgammon")
@@ -138,14 +129,7 @@ def backgammon_command(
     except AceyDeuceyError as exc:
         fail_error(exc, language)
 
-    with Progress(
-        TextColumn(say("progress")),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err_console,
-        transient=True,
-    ) as bar:
+    with progress_bar(say("progress")) as bar:
         task = bar.add_task("", total=games)
 
         def evaluate(done: int, net: Any, rate: float) -> dict[str, Any]:
@@ -169,12 +153,12 @@ def backgammon_command(
             bar.console.print(
                 say(
                     "eval",
-                    games=_count(done, language),
-                    ppg=_number(match.points_per_game, language, sign=True),
-                    stderr=_number(match.stderr, language),
+                    games=count_text(done, language),
+                    ppg=decimal_text(match.points_per_game, language, 2, sign=True),
+                    stderr=decimal_text(match.stderr, language, 2),
                     wins=match.wins,
                     played=match.games,
-                    rate=_count(round(rate), language),
+                    rate=count_text(round(rate), language),
                 ),
                 markup=False,
             )
@@ -198,9 +182,9 @@ def backgammon_command(
     console.print(
         say(
             "done",
-            games=_count(int(net.meta["games"]), language),
+            games=count_text(int(net.meta["games"]), language),
             path=str(target),
-            seconds=_number(float(net.meta.get("cpu_seconds", 0.0)), language, 0),
+            seconds=decimal_text(float(net.meta.get("cpu_seconds", 0.0)), language, 0),
         ),
         markup=False,
     )
