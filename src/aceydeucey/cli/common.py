@@ -22,9 +22,11 @@ from aceydeucey.core.rules import RulesBase
 from aceydeucey.locale import LANGS, default_lang, t
 
 __all__ = [
+    "FiguresJsonOption",
     "LangOption",
     "OptionsOption",
     "RayOption",
+    "RunSeedOption",
     "WorkersOption",
     "check_record_path",
     "console",
@@ -217,6 +219,12 @@ def default_record_path(game_id: str, part: str = "") -> Path:
         n += 1
     return path
 
+
+#: ``--seed S`` of a simulation or tournament run (the same seed, the same figures).
+RunSeedOption = Annotated[int, typer.Option("--seed", help="Seed of the run (reproducible).")]
+
+#: ``--json``: a command's figures as JSON instead of tables.
+FiguresJsonOption = Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")]
 
 #: ``--workers N``: run a job's parts on N local processes (results do not depend on N).
 WorkersOption = Annotated[

@@ -27,9 +27,11 @@ import typer
 from rich.table import Table as RichTable
 
 from aceydeucey.cli.common import (
+    FiguresJsonOption,
     LangOption,
     OptionsOption,
     RayOption,
+    RunSeedOption,
     WorkersOption,
     console,
     count_text,
@@ -68,14 +70,14 @@ def inbetween_command(
         ),
     ] = "ev,kelly,random",
     sessions: Annotated[int, typer.Option("--sessions", help="Sessions to play.")] = 100_000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the run (reproducible).")] = 0,
+    seed: RunSeedOption = 0,
     plot: Annotated[
         Path | None, typer.Option("--plot", help="Save a PNG of the balance distributions.")
     ] = None,
     option: OptionsOption = None,
     workers: WorkersOption = 1,
     ray: RayOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    as_json: FiguresJsonOption = False,
     lang: LangOption = None,
 ) -> None:
     """Play many In-Between sessions: win rates (95 % intervals) and final balances."""
@@ -279,10 +281,10 @@ def _plot_balances(
 def aces_command(
     players: Annotated[int, typer.Option("--players", help="Players at the table.")] = 4,
     games: Annotated[int, typer.Option("--games", help="Games to simulate.")] = 100_000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the run (reproducible).")] = 0,
+    seed: RunSeedOption = 0,
     workers: WorkersOption = 1,
     ray: RayOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    as_json: FiguresJsonOption = False,
     lang: LangOption = None,
 ) -> None:
     """Simulated win rates per seat beside the exact solution, with 95 % intervals."""

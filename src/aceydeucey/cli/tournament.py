@@ -23,9 +23,11 @@ from typing import Annotated, Any
 import typer
 
 from aceydeucey.cli.common import (
+    FiguresJsonOption,
     LangOption,
     OptionsOption,
     RayOption,
+    RunSeedOption,
     WorkersOption,
     console,
     count_text,
@@ -68,7 +70,7 @@ def tournament_command(
     games: Annotated[
         int, typer.Option("--games", help="Games of each match (even: played in pairs).")
     ] = 100,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the run (reproducible).")] = 0,
+    seed: RunSeedOption = 0,
     duplicate: Annotated[
         bool,
         typer.Option(
@@ -79,7 +81,7 @@ def tournament_command(
     option: OptionsOption = None,
     workers: WorkersOption = 1,
     ray: RayOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+    as_json: FiguresJsonOption = False,
     lang: LangOption = None,
 ) -> None:
     """Round robin of bots: points per game with 95 % intervals, games won."""
