@@ -46,8 +46,9 @@ from aceydeucey.core.game import Game, State
 from aceydeucey.core.record import Record
 from aceydeucey.core.registry import bot_names, load_game, make_bot
 from aceydeucey.core.table import seat_agent
-from aceydeucey.server.errors import ServerError
+from aceydeucey.server.errors import ServerError, is_outage
 from aceydeucey.server.fairness import FairChance, commitment, cutting_seat, new_server_seed
+from aceydeucey.server.logs import fault
 from aceydeucey.server.presence import MemoryPresence, Presence
 from aceydeucey.server.pubsub import Broadcaster, Hub, LocalBroadcaster, Subscriber
 from aceydeucey.server.settings import Settings
@@ -716,16 +717,22 @@ class TableService:
         while not self._stopping:
             if self._next_is_bot(t) and self.settings.bot_delay > 0:
                 await asyncio.sleep(self.settings.bot_delay)
+            away = False
             async with t.lock:
                 try:  # a stale copy fails its append (SeqTaken) and catches up then
                     moved = await self._step(t)
                 except SeqTaken:
                     await self._catch_up(t)
                     moved = True
-                except Exception:
-                    log.exception("table %s: automatic step failed", t.id)
-                    return
-            if not moved:
+                except Exception as exc:
+                    if not is_outage(exc):
+                        log.exception("table %s: automatic step failed", t.id)
+                        return
+                    fault("store_unavailable", exc, table=t.id)  # the table waits for it
+                    moved = away = True
+            if away:
+                await asyncio.sleep(self.settings.retry_after)
+            elif not moved:
                 break
             await asyncio.sleep(0)
         self._schedule_timer(t)
@@ -1040,6 +1047,8 @@ class TableService:
                     "players": len(seat_list),
                     "status": live.status if live is not None else row["status"],
                     "spectators": watching.get(row["id"], 0),
+                    "claim_after": (row.get("config") or {}).get("claim_after"),
+                    "turn_seconds": (row.get("config") or {}).get("turn_seconds"),
                     "created_at": row["created_at"],
                 }
             )

@@ -206,6 +206,7 @@ class Store:
                 tables.c.game,
                 tables.c.rules,
                 tables.c.seat_kinds,
+                tables.c.config,
                 tables.c.status,
                 tables.c.created_at,
             )
