@@ -478,7 +478,8 @@ def test_resign_needs_a_game_of_two(client: TestClient) -> None:
 
 
 def test_claim_after_the_opponent_is_away(settings_factory: Callable[..., Settings]) -> None:
-    with TestClient(create_app(settings_factory())) as c:
+    # a server whose operator allows claims at once (the default floor is 15 s)
+    with TestClient(create_app(settings_factory(min_claim_after=0))) as c:
         table_id = new_table(c, "backgammon", ["human", "human"], claim_after=3600)
         tokens = {0: seat(c, table_id, 0), 1: seat(c, table_id, 1)}
         r = c.post(

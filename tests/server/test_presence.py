@@ -216,6 +216,7 @@ def test_presence_is_shared_by_two_processes() -> None:
             "DATABASE_URL": PG_URL,
             "ACEYDEUCEY_DATABASE_SCHEMA": schema,
             "REDIS_URL": REDIS_URL,
+            "ACEYDEUCEY_MIN_CLAIM_AFTER": "0",  # claims after 2 s, below the default floor
         }
         pa, pb = free_port(), free_port()
         with uvicorn(pa, env) as (a, _), uvicorn(pb, {**env, "ACEYDEUCEY_MIGRATE": "0"}) as (b, _):
