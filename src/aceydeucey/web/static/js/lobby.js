@@ -1,5 +1,5 @@
 // The lobby: the open tables (refreshed live) and the new-table form built from /api/games.
-import { api, h, t, gameName, showError, nickname, saveNickname, saveSeat, LANG } from "./common.js";
+import { api, h, t, gameName, showError, nickname, saveNickname, LANG } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 3000;
@@ -178,13 +178,15 @@ async function create(event) {
   try {
     const made = await api("POST", "/api/tables", body);
     const first = body.seats.indexOf("human");
+    let carry = "";
     if (first >= 0 && nick) {
       try {
+        // the answer sets the seat's cookie; the token rides in the fragment for the seat's link
         const seat = await api("POST", `/api/tables/${made.id}/seats/${first}`, { name: nick });
-        saveSeat(made.id, first, seat.token);
+        carry = `#token=${encodeURIComponent(seat.token)}`;
       } catch { /* the table page lets the player choose again */ }
     }
-    location.href = inviteUrl(made);
+    location.href = inviteUrl(made) + carry;
   } catch (err) {
     showError($("create-error"), err.message);
   } finally {

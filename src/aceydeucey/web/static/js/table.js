@@ -8,15 +8,16 @@ const params = new URLSearchParams(location.search);
 const invite = params.get("invite");
 
 // a seat's own link (#token=...) carries the seat to another device; the fragment never
-// reaches the server, and it is taken out of the address at once
+// reaches the server, and it is taken out of the address at once; the server turns the
+// token into its HttpOnly cookie, and the page keeps it in memory only (for the link)
 const carried = new URLSearchParams(location.hash.slice(1)).get("token");
 if (carried) {
-  saveSeat(tableId, null, carried);
   history.replaceState(null, "", location.pathname + location.search);
+  await saveSeat(tableId, null, carried);
 }
 
 const ctx = {
-  tableId, me: loadSeat(tableId), info: null, obs: null, seq: 0, seats: [], rules: {},
+  tableId, me: carried ? { seat: null, token: carried } : loadSeat(tableId), info: null, obs: null, seq: 0, seats: [], rules: {},
   game: null, module: null, coach: false, pending: false, lang: LANG,
   act, refresh: () => render(), names: () => ctx.seats.map((_, i) => seatName(ctx.seats, i)),
 };
@@ -35,7 +36,7 @@ async function load() {
     await accept(info);
   } catch (err) {
     if (ctx.me && err instanceof ApiError && (err.status === 401 || err.status === 403)) {
-      forgetSeat(tableId); ctx.me = null; return load();
+      await forgetSeat(tableId); ctx.me = null; return load();
     }
     showError($("page-error"), err.message);
     if (!ctx.info) $("lost").hidden = false;
@@ -61,10 +62,8 @@ async function accept(info) {
     ctx.module = await gameModule(info.game);
     if (ctx.module.messages) addMessages(ctx.module.messages());
   }
-  if (ctx.me) {
-    if (typeof info.you === "number") ctx.me.seat = info.you;
-    else { forgetSeat(tableId); ctx.me = null; } // the server does not know this token
-  }
+  if (typeof info.you === "number") ctx.me = { ...(ctx.me || {}), seat: info.you }; // the cookie's seat
+  else if (ctx.me) { await forgetSeat(tableId); ctx.me = null; } // the server does not know this token
   header();
   render();
   await loadEvents();
@@ -91,7 +90,7 @@ function connect() {
   if (socket && socket.readyState <= 1) return;
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const q = new URLSearchParams();
-  if (ctx.me) q.set("token", ctx.me.token);
+  if (ctx.me?.token) q.set("token", ctx.me.token); // else the seat cookie goes with the handshake
   if (invite) q.set("invite", invite);
   if (ctx.seq) q.set("since", ctx.seq);
   socket = new WebSocket(`${proto}://${location.host}/ws/tables/${encodeURIComponent(tableId)}?${q}`);
@@ -203,8 +202,8 @@ function header() {
   if (info.invite) url.search = info.invite.startsWith("?") ? info.invite : `?invite=${encodeURIComponent(info.invite)}`;
   else if (invite) url.searchParams.set("invite", invite);
   $("table-invite").value = url.toString();
-  $("seat-link-box").hidden = !ctx.me;
-  if (ctx.me) $("seat-link").value = `${url}#token=${encodeURIComponent(ctx.me.token)}`;
+  $("seat-link-box").hidden = !ctx.me?.token;
+  if (ctx.me?.token) $("seat-link").value = `${url}#token=${encodeURIComponent(ctx.me.token)}`;
   const fair = info.fairness || {};
   $("commitment").textContent = fair.commitment || "–";
   $("record-link").href = tablePath("/record");
@@ -243,8 +242,7 @@ async function takeSeat(i) {
   showError($("join-error"), "");
   try {
     const got = await api("POST", tablePath(`/seats/${i}`), { name });
-    saveSeat(tableId, i, got.token);
-    ctx.me = { seat: i, token: got.token };
+    ctx.me = { seat: i, token: got.token }; // the answer also set the seat's cookie
     if (socket) { socket.onclose = null; socket.close(); socket = null; }
     await load();
   } catch (err) {
@@ -388,8 +386,8 @@ async function rematch() {
   try {
     const made = await api("POST", tablePath("/rematch"), {}, ctx.me?.token);
     const id = made.id || made.table;
-    if (ctx.me && made.token) saveSeat(id, made.seat ?? ctx.me.seat, made.token);
-    location.href = made.invite && made.invite.startsWith("/") ? made.invite : `/tables/${encodeURIComponent(id)}`;
+    const carry = ctx.me && made.token ? `#token=${encodeURIComponent(made.token)}` : "";
+    location.href = (made.invite && made.invite.startsWith("/") ? made.invite : `/tables/${encodeURIComponent(id)}`) + carry;
   } catch (err) { showError($("action-error"), err.message); }
 }
 
