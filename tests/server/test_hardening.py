@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -161,6 +162,17 @@ def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
         assert r.headers["referrer-policy"] == "same-origin"
 
 
+@pytest.mark.parametrize("path", ["/", "/tables/abc", "/replay", "/rules/inbetween"])
+def test_the_pages_hold_no_inline_script(client: TestClient, path: str) -> None:
+    html = client.get(path).text
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", html, re.S)
+    assert scripts
+    for attrs, body in scripts:
+        # a data block (application/json) is not run; anything else comes from a file
+        assert 'type="application/json"' in attrs or ("src=" in attrs and not body.strip())
+    assert not re.search(r"\son[a-z]+=", html)  # no inline event handlers either
+
+
 def test_the_seat_cookie_is_set_by_the_server_and_hidden_from_scripts(client: TestClient) -> None:
     table_id = new_table(client, "backgammon", ["human", "human"])
     r = client.post(f"/api/tables/{table_id}/seats/0", json={"name": "Ana"}, headers=OWN)
@@ -189,6 +201,14 @@ def test_the_seat_cookie_is_set_by_the_server_and_hidden_from_scripts(client: Te
     assert view(client, table_id)["you"] == 1
     wrong = client.post(f"/api/tables/{table_id}/session", headers={**OWN, **bearer("x" * 43)})
     assert wrong.status_code == 403
+
+
+def test_the_pages_scripts_keep_no_token() -> None:
+    for path in JS.glob("*.js"):
+        text = path.read_text()
+        assert "document.cookie" not in text, path.name
+        for call in re.findall(r"localStorage\.setItem\(([^;]*)\)", text):
+            assert "token" not in call, (path.name, call)
 
 
 # -- claim_after ---------------------------------------------------------------------------------
