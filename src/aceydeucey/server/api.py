@@ -61,7 +61,10 @@ __all__ = [
 
 router = APIRouter()
 
-TableId = Annotated[str, Path(max_length=64, description="The table's id (its invite).")]
+TableId = Annotated[
+    str,
+    Path(max_length=64, pattern=r"^[A-Za-z0-9_-]+$", description="The table's id (its invite)."),
+]
 
 #: The UI catalog domain of each game (option help in the player's language, where given).
 UI_DOMAINS = {"inbetween": "inbetween", "backgammon": "backgammon", "aces-in-the-pot": "aces"}
