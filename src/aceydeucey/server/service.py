@@ -223,6 +223,7 @@ class TableService:
         task = asyncio.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(_report)
         return task
 
     # -- creating and loading ---------------------------------------------------------------
@@ -758,7 +759,15 @@ class TableService:
 
     async def _expire(self, t: LiveTable, seq: int, seconds: float) -> None:
         await asyncio.sleep(seconds)
-        await self.timeout(t.id, seq)
+        while True:  # the store away: the timer fires again once it is back
+            try:
+                await self.timeout(t.id, seq)
+                return
+            except Exception as exc:
+                if not is_outage(exc) or self._stopping:
+                    raise
+                fault("store_unavailable", exc, table=t.id)
+                await asyncio.sleep(self.settings.retry_after)
 
     async def timeout(self, table_id: str, seq: int) -> bool:
         """The turn timer ran out at ``seq``: the seat passes, or a bot plays for it."""
@@ -1143,6 +1152,12 @@ class TableService:
                 self._push_seats(t)
             await self._catch_up(t)
             self._after_change(t)
+
+
+def _report(task: asyncio.Task[Any]) -> None:
+    """A background task's failure as one log line (a driver's message holds SQL values)."""
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        fault("store_unavailable" if is_outage(exc) else "unexpected", exc)
 
 
 def after_action(state: State, text: str) -> Any:
