@@ -202,3 +202,37 @@ def test_health_says_when_redis_is_away() -> None:
             assert down.json()["error"]["code"] == "server.unavailable"
             proxy.restore()
             _eventually(lambda: c.get("/health"), lambda r: r.status_code == 200, "redis back")
+
+
+def test_a_turn_timer_that_runs_out_while_the_store_is_away_fires_once_it_is_back(
+    store_proxy: tuple[TcpProxy, Settings], caplog: pytest.LogCaptureFixture
+) -> None:
+    proxy, settings = store_proxy
+    with TestClient(create_app(settings)) as c:
+        made = c.post(
+            "/api/tables",
+            json={
+                "game": "backgammon",
+                "seats": ["human", "human"],
+                "turn_seconds": 5,
+                "on_timeout": "bot",
+            },
+        )
+        table_id = made.json()["id"]
+        tokens = {0: seat(c, table_id, 0), 1: seat(c, table_id, 1)}
+        v = ready_to_move(c, table_id, tokens)
+        with caplog.at_level(logging.INFO, logger="aceydeucey"):
+            proxy.cut()
+            time.sleep(6.5)  # the timer runs out (5 s) while the store is away
+            proxy.restore()
+        assert any('"table": "' + table_id in r.getMessage() for r in caplog.records)
+        _lines(caplog)  # one JSON line each, no traceback
+        after = _eventually(
+            lambda: c.get(f"/api/tables/{table_id}/events"),
+            lambda r: (
+                r.status_code == 200 and any(e["kind"] == "timeout" for e in r.json()["events"])
+            ),
+            "the timer's move",
+        )
+        timed = [e for e in after.json()["events"] if e["kind"] == "timeout"]
+        assert len(timed) == 1 and timed[0]["seq"] == v["seq"] + 1
