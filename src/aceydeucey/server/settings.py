@@ -55,6 +55,7 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(
         env_prefix="ACEYDEUCEY_",
+        env_ignore_empty=True,  # REDIS_URL="" means none, as it always did
         populate_by_name=True,
         extra="ignore",
         validate_assignment=True,
