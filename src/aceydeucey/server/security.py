@@ -216,8 +216,10 @@ def json_too_deep(data: bytes | str, limit: int) -> bool:
     """Whether JSON text nests arrays and objects more than ``limit`` deep (strings are
     skipped; not a validation: a text this accepts may still not be JSON).
 
-    >>> json_too_deep(b'{"a": [[1], "[[[["]}', 2)
+    >>> json_too_deep(b'{"a": [[1], "[[[["]}', 3)
     False
+    >>> json_too_deep(b'{"a": [[1], "[[[["]}', 2)
+    True
     >>> json_too_deep("[" * 10_000, 32)
     True
     """
