@@ -737,7 +737,7 @@ async def _handle(
 
     settings = service.settings
     try:
-        await limits.hit("message", key, local=True)
+        await limits.hit("message", key)
     except ServerError as exc:
         fail(exc, None)
         return
@@ -762,12 +762,12 @@ async def _handle(
             seq, action = message.get("seq"), message.get("action")
             if not isinstance(seq, int) or isinstance(seq, bool) or not isinstance(action, str):
                 raise ServerError(400, "server.bad_message")
-            await limits.check("act", key, local=True)
+            await limits.check("act", key)
             try:
                 view = await service.act(t.id, token, seq, action)
             except AceyDeuceyError as exc:
                 _log_action(t.id, start, exc.code, None)
-                await limits.hit("act", key, local=True)
+                await limits.hit("act", key)
                 raise
             _log_action(t.id, start, "duplicate" if view.get("duplicate") else "ok", view)
             sub.send({"type": "ack", "seq": view["seq"], "duplicate": view.get("duplicate", False)})

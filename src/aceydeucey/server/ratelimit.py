@@ -1,4 +1,6 @@
-"""Rate limits (the ``limits`` library): in memory, or in Redis shared by every process.
+"""Rate limits (the ``limits`` library): in memory, or in Redis shared by every process
+(tables made and seats taken; the per-socket, per-seat and wrong-token counters are
+checked on every request and stay in each process's memory).
 
 Each limit is a ``limits`` expression from the settings (``"30/minute"``) and a key:
 
@@ -27,9 +29,14 @@ from aceydeucey.server.errors import ServerError, is_outage
 from aceydeucey.server.logs import fault
 from aceydeucey.server.settings import Settings
 
-__all__ = ["KINDS", "RateLimits"]
+__all__ = ["KINDS", "SHARED", "RateLimits"]
 
 KINDS = ("create", "join", "act", "message", "wrong_token")
+#: Counted in Redis (with ``--redis``) so every process shares them; the others are
+#: counted where they are checked, on every request, so they stay in this process's
+#: memory (a socket lives in one process; a flood of wrong tokens or refused actions
+#: spread over N processes meets N times the limit, and costs no Redis round trip).
+SHARED = frozenset({"create", "join"})
 
 
 class RateLimits:
@@ -53,7 +60,6 @@ class RateLimits:
         else:
             self.storage = MemoryStorage()
         self.limiter = FixedWindowRateLimiter(self.storage)
-        #: per-socket counters: a socket lives in one process, no need to share them
         self.local = FixedWindowRateLimiter(MemoryStorage())
         self._warned = 0.0
 
@@ -68,13 +74,12 @@ class RateLimits:
             retry_after=wait,
         )
 
-    async def hit(self, kind: str, key: str, *, local: bool = False) -> None:
-        """Count one ``kind`` for ``key``; 429 when the limit is already reached.
-        ``local``: a counter of this process only (a socket's)."""
+    async def hit(self, kind: str, key: str) -> None:
+        """Count one ``kind`` for ``key``; 429 when the limit is already reached."""
         if not self.enabled:
             return
         item = self.items[kind]
-        limiter = self.local if local else self.limiter
+        limiter = self.limiter if kind in SHARED else self.local
         try:
             if await limiter.hit(item, kind, key):
                 return
@@ -84,12 +89,12 @@ class RateLimits:
             return
         raise self._refuse(kind, stats.reset_time)
 
-    async def check(self, kind: str, key: str, *, local: bool = False) -> None:
+    async def check(self, kind: str, key: str) -> None:
         """429 when ``key`` has no ``kind`` left, without counting one."""
         if not self.enabled:
             return
         item = self.items[kind]
-        limiter = self.local if local else self.limiter
+        limiter = self.limiter if kind in SHARED else self.local
         try:
             if await limiter.test(item, kind, key):
                 return
