@@ -43,11 +43,12 @@ def where(exc: BaseException) -> str:
 
 
 def fault(event: str, exc: BaseException, **fields: Any) -> None:
-    """One line for a failure: its kind and place, never its message or traceback."""
+    """One line for a failure: its kind and place, never its message or traceback
+    (``unexpected`` is an error; an outage, which the server rides out, a warning)."""
     log_json(
         server_log,
         event,
-        logging.WARNING if event == "store_unavailable" else logging.ERROR,
+        logging.ERROR if event == "unexpected" else logging.WARNING,
         error=type(exc).__name__,
         at=where(exc),
         **fields,
