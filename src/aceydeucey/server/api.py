@@ -240,7 +240,7 @@ async def create_table(request: Request, body: CreateTable) -> JSONResponse:
         on_timeout=body.on_timeout,
         claim_after=body.claim_after,
     )
-    invite = f"{str(request.base_url).rstrip('/')}/tables/{t.id}"
+    invite = _invite_url(request, t.id, t.config.get("invite"))
     return JSONResponse(
         {"id": t.id, "invite": invite, "table": _jsonable(service.table_view(t))}, status_code=201
     )
@@ -260,12 +260,24 @@ async def get_table(
     return JSONResponse(_jsonable(service.view(t, seat)))
 
 
+def _invite_url(request: Request, table_id: str, secret: str | None) -> str:
+    """The table's link; a private table's carries the secret its seats need."""
+    url = f"{str(request.base_url).rstrip('/')}/tables/{table_id}"
+    return f"{url}?invite={secret}" if secret else url
+
+
 @router.post("/api/tables/{table_id}/seats/{seat}", tags=["seats"])
 async def join(
-    request: Request, table_id: TableId, seat: Annotated[int, Path(ge=0, le=64)], body: JoinSeat
+    request: Request,
+    table_id: TableId,
+    seat: Annotated[int, Path(ge=0, le=64)],
+    body: JoinSeat,
+    invite: Annotated[
+        str | None, Query(max_length=64, description="A private table's invite secret.")
+    ] = None,
 ) -> JSONResponse:
     """Take a seat with a nickname: the answer's ``token`` is the seat's only key."""
-    token = await service_of(request).join(table_id, seat, body.name, body.cut)
+    token = await service_of(request).join(table_id, seat, body.name, body.cut, invite)
     return JSONResponse({"token": token, "seat": seat})
 
 
@@ -341,7 +353,7 @@ async def claim(request: Request, table_id: TableId, body: Claim) -> JSONRespons
 async def rematch(request: Request, table_id: TableId) -> JSONResponse:
     """A new table like this finished one; you keep your seat (a new token)."""
     found = await service_of(request).rematch(table_id, token_of(request, table_id))
-    invite = f"{str(request.base_url).rstrip('/')}/tables/{found['id']}"
+    invite = _invite_url(request, found["id"], found.pop("secret", None))
     return JSONResponse({**found, "invite": invite})
 
 

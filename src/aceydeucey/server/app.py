@@ -36,7 +36,7 @@ log = logging.getLogger("aceydeucey.server")
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
-_SECRET = re.compile(r"((?:token|seed|server_seed|cut)=)[^&\s\"']+", re.IGNORECASE)
+_SECRET = re.compile(r"((?:token|seed|server_seed|cut|invite)=)[^&\s\"']+", re.IGNORECASE)
 _BEARER = re.compile(r"(Bearer\s+)\S+", re.IGNORECASE)
 
 
