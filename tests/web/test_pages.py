@@ -85,7 +85,7 @@ def test_rules_sheets_in_both_languages(client: TestClient, game: str) -> None:
 
 def test_rules_sheet_of_another_preset_and_a_bad_one(client: TestClient) -> None:
     dutch = client.get("/rules/backgammon?preset=dutch&lang=en")
-    assert dutch.status_code == 200 and "<small>dutch</small>" in dutch.text
+    assert dutch.status_code == 200 and "<small>Dutch backgammon</small>" in dutch.text
     bad = client.get("/rules/backgammon?preset=nope&lang=pt")
     assert bad.status_code == 400 and "nope" in bad.text
     missing = client.get("/rules/chess?lang=pt")
