@@ -24,9 +24,7 @@ def contexts(browser: Any) -> Iterator[Callable[..., Any]]:
     opened: list[Any] = []
 
     def new(lang: str = "en", width: int = 1280, height: int = 800, **more: Any) -> Any:
-        ctx = browser.new_context(
-            viewport={"width": width, "height": height}, locale=lang, **more
-        )
+        ctx = browser.new_context(viewport={"width": width, "height": height}, locale=lang, **more)
         ctx.add_cookies([{"name": "lang", "value": lang, "url": "http://127.0.0.1"}])
         opened.append(ctx)
         page = ctx.new_page()
