@@ -59,3 +59,25 @@ def test_a_table_idle_past_the_limit_leaves_the_lobby(client: TestClient) -> Non
         service.clock = real
     assert table not in listed
     assert table in {t["id"] for t in client.get("/api/tables").json()["tables"]}
+
+
+def test_a_private_rematch_keeps_the_seat_and_its_invite_carries_the_new_secret(
+    client: TestClient,
+) -> None:
+    made = client.post(
+        "/api/tables",
+        json={"game": "backgammon", "seats": ["human", "human"], "public": False},
+    ).json()
+    secret = parse_qs(urlparse(made["invite"]).query)["invite"][0]
+    path = f"/api/tables/{made['id']}"
+    ana = client.post(f"{path}/seats/0?invite={secret}", json={"name": "Ana"}).json()["token"]
+    client.post(f"{path}/seats/1?invite={secret}", json={"name": "Bea"})
+    client.post(f"{path}/resign", headers={"Authorization": f"Bearer {ana}"})
+    again = client.post(f"{path}/rematch", headers={"Authorization": f"Bearer {ana}"}).json()
+    assert again["token"] and again["seat"] == 0
+    new_secret = parse_qs(urlparse(again["invite"]).query)["invite"][0]
+    assert new_secret != secret and "secret" not in again
+    refused = client.post(f"/api/tables/{again['id']}/seats/1", json={"name": "Eve"})
+    assert refused.status_code == 403
+    bea = client.post(f"/api/tables/{again['id']}/seats/1?invite={new_secret}", json={"name": "B"})
+    assert bea.status_code == 200

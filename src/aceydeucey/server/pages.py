@@ -17,6 +17,7 @@ from __future__ import annotations
 import hmac
 import importlib
 import json
+import re
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any
@@ -294,12 +295,42 @@ def sheet(game: str, rules: Any, lang: str) -> list[tuple[str, list[str]]]:
         return []
     sections = getattr(module, "sheet_sections", None)
     if callable(sections):
-        return [(str(h), [str(p) for p in ps]) for h, ps in sections(rules, lang)]
+        return [
+            (str(h), [_in_words(game, str(p), lang) for p in ps]) for h, ps in sections(rules, lang)
+        ]
+    # a plain-text sheet: its title, a blank line, the rules, a blank line, its source.
+    # The page names the game and preset itself and lists the sources as footnotes.
     text = str(module.rules_sheet(rules, lang))
-    paragraphs = [p.strip() for p in text.split("\n") if p.strip()]
+    blocks = [
+        [line.strip() for line in block.split("\n") if line.strip()] for block in text.split("\n\n")
+    ]
+    blocks = [b for b in blocks if b]
+    if len(blocks) >= 3:
+        blocks = blocks[1:-1]
+    elif len(blocks) == 2:
+        blocks = blocks[1:]
+    paragraphs = [line for block in blocks for line in block]
     if not paragraphs:
         return []
-    return [(paragraphs[0], paragraphs[1:])]
+    return [(t("web", "rules.how_to_play", lang), paragraphs)]
+
+
+_SETTING = re.compile(r"^(?P<name>[a-z][a-z0-9_]*) = (?P<value>.+)$")
+
+
+def _in_words(game: str, paragraph: str, lang: str) -> str:
+    """A sheet's ``option = value`` line as the lobby names them (``Scoring: One point``)."""
+    found = _SETTING.match(paragraph)
+    if found is None:
+        return paragraph
+    name, value = found["name"], found["value"]
+    label = t("web", f"option.{game}.{name}", lang)
+    if label == f"option.{game}.{name}":
+        return paragraph
+    words = {"true": "lobby.yes", "false": "lobby.no", "none": "lobby.none"}
+    key = words.get(value.lower(), f"choice.{game}.{name}.{value.strip(chr(39))}")
+    shown = t("web", key, lang)
+    return f"{label}: {value if shown == key else shown}"
 
 
 # -- the replay viewer's engine end -------------------------------------------------------
