@@ -226,3 +226,21 @@ def test_every_page_passes_axe_in_both_themes_and_fits_phone_and_desktop(
         errors = [e for e in page.errors if "status of 404" not in e]  # type: ignore[attr-defined]
         assert errors == []
     assert problems == []
+
+
+def test_a_seat_option_counts_seats_from_one_and_follows_the_player_count(
+    contexts: Callable[..., Any], live_server: str, api: httpx.Client
+) -> None:
+    page = contexts("en")
+    page.goto(live_server + "/")
+    page.wait_for_selector("#seats select")
+    page.click("#options-box summary")
+    page.fill("#opt-players", "3")
+    page.dispatch_event("#opt-players", "change")
+    shown = page.eval_on_selector_all("#opt-dealer option", "els => els.map(e => e.textContent)")
+    assert shown == ["preset (Seat 1)", "Seat 1", "Seat 2", "Seat 3", "Highest card deals"]
+    page.select_option("#opt-dealer", label="Seat 3")
+    page.click("#create-btn")
+    page.wait_for_url(re.compile(r".*/tables/"))
+    table = re.search(r"/tables/([^/?]+)", page.url).group(1)  # type: ignore[union-attr]
+    assert api.get(f"/api/tables/{table}").json()["rules"]["dealer"] == 2

@@ -6,6 +6,8 @@ const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 3000;
 //: The strongest bot of each game that answers at once (the 2-ply net needs a first compile).
 const BEST_BOT = { "inbetween": "ev", "backgammon": "net", "aces-in-the-pot": "random" };
+//: Options whose number is a seat (0-based in the rules, "Seat 1" on the screen).
+const SEAT_OPTIONS = new Set(["dealer", "first_roller"]);
 let games = [];
 let current = null;
 let listed = [];
@@ -25,7 +27,8 @@ function normaliseGame(raw) {
 export function optionLabel(game, name) { return label(`option.${game}.${name}`, name); }
 export function presetLabel(game, name) { return label(`preset.${game}.${name}`, name); }
 function choiceLabel(game, option, value) {
-  if (value === null || value === undefined) return t("lobby.none");
+  if (SEAT_OPTIONS.has(option) && Number.isInteger(value)) return t("table.seat_n", { n: value + 1 });
+  if (value === null || value === undefined) return t(SEAT_OPTIONS.has(option) ? "lobby.seat_none" : "lobby.none");
   if (value === true) return t("lobby.yes");
   if (value === false) return t("lobby.no");
   if (Array.isArray(value)) return value.join(", ");
@@ -130,6 +133,12 @@ function optionInput(opt, helpId) {
   const def = optionDefault(current, opt);
   const common = { id, name: opt.name, "aria-describedby": `${helpId} ${id}-error` };
   const keep = h("option", { value: "" }, t("lobby.default_value", { value: choiceLabel(current.id, opt.name, def) }));
+  if (SEAT_OPTIONS.has(opt.name)) {
+    // every seat by its number from 1, then the option's named choices (a draw, none)
+    const seats = [...Array(seatCount()).keys()];
+    const named = opt.choices?.length ? opt.choices : (type.includes("none") ? [null] : []);
+    return h("select", common, keep, ...[...seats, ...named].map((c) => h("option", { value: JSON.stringify(c) }, choiceLabel(current.id, opt.name, c))));
+  }
   if (Array.isArray(opt.choices) && opt.choices.length) {
     return h("select", common, keep, ...opt.choices.map((c) => h("option", { value: JSON.stringify(c) }, choiceLabel(current.id, opt.name, c))));
   }
@@ -151,7 +160,7 @@ function renderOptions() {
     input.addEventListener("change", () => {
       input.closest(".opt").classList.toggle("opt-changed", input.value !== "");
       fieldError(opt.name, "");
-      if (opt.name === "players") renderSeats();
+      if (opt.name === "players") { renderSeats(); refreshSeatOptions(); }
     });
     return h("div.opt", { "data-option": opt.name },
       h("label.opt-name", { for: input.id }, optionLabel(current.id, opt.name)),
@@ -159,6 +168,19 @@ function renderOptions() {
       h("p.help", { id: helpId }, opt.help || ""),
       h("p.field-error", { id: `${input.id}-error`, role: "alert", hidden: true }));
   }));
+  refreshSeatOptions();
+}
+
+/** The seat-valued options offer one entry per seat: redrawn when the player count changes. */
+function refreshSeatOptions() {
+  for (const opt of current.options) {
+    const old = document.getElementById(`opt-${opt.name}`);
+    if (!SEAT_OPTIONS.has(opt.name) || !old) continue;
+    const fresh = optionInput(opt, `opt-${opt.name}-help`);
+    if ([...fresh.options].some((o) => o.value === old.value)) fresh.value = old.value;
+    fresh.addEventListener("change", () => { fresh.closest(".opt").classList.toggle("opt-changed", fresh.value !== ""); fieldError(opt.name, ""); });
+    old.replaceWith(fresh);
+  }
 }
 
 function optionValue(opt, text) {
@@ -322,7 +344,10 @@ function tableRow(tb) {
   const total = tb.players ?? seats.length;
   const status = String(tb.status || "");
   const open = taken < total && status !== "over";
-  const title = `${gameName(tb.game)}${tb.preset ? ` · ${presetLabel(tb.game, tb.preset)}` : ""}`;
+  // a variant names the game itself (Classic backgammon); a preset follows the game's name
+  const variant = games.find((g) => g.id === tb.game)?.presetKey === "variant";
+  const title = tb.preset && variant ? presetLabel(tb.game, tb.preset)
+    : `${gameName(tb.game)}${tb.preset ? ` · ${presetLabel(tb.game, tb.preset)}` : ""}`;
   return h("li.table-row", { "data-table": tb.id, "data-game": tb.game },
     h("div.t-head", {},
       h("span.t-game", {}, title),
