@@ -15,7 +15,9 @@ import httpx
 import pytest
 
 #: Words that belong to the code, never to a player's screen.
-DEVELOPER_WORDS = re.compile(r"\bseed\b|SOURCES\.md|starting_chips|dealer_plays|_", re.IGNORECASE)
+DEVELOPER_WORDS = re.compile(
+    r"\bseed\b|SOURCES\.md|starting_chips|dealer_plays|_|(?-i:\bNone\b)|\w='|'draw'", re.IGNORECASE
+)
 GAMES = ("inbetween", "backgammon", "aces-in-the-pot")
 
 

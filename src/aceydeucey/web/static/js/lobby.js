@@ -165,7 +165,7 @@ function renderOptions() {
     return h("div.opt", { "data-option": opt.name },
       h("label.opt-name", { for: input.id }, optionLabel(current.id, opt.name)),
       input,
-      h("p.help", { id: helpId }, opt.help || ""),
+      h("p.help", { id: helpId }, label(`help.${current.id}.${opt.name}`, opt.help || "")),
       h("p.field-error", { id: `${input.id}-error`, role: "alert", hidden: true }));
   }));
   refreshSeatOptions();
