@@ -70,7 +70,9 @@ async function playBot(game, button) {
   button.disabled = true;
   showError($("quick-error"), "");
   try {
-    await createAndSit({ game: game.id, options, seats, public: false }, nickname() || t("lobby.default_nick"));
+    const nick = $("nick").value.trim() || nickname();
+    if (nick) saveNickname(nick);
+    await createAndSit({ game: game.id, options, seats, public: false }, nick || t("lobby.default_nick"));
   } catch (err) {
     showError($("quick-error"), err.message);
     button.disabled = false;
