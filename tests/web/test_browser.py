@@ -512,7 +512,8 @@ def test_lobby_form_has_every_option_and_refuses_a_contradiction(
     assert shown == [words[f"option.backgammon.{o['name']}"] for o in options], "every option"
     text = page.inner_text("#options")
     for o in options:
-        assert o["help"] in text and (not o["source"] or o["source"] not in text)
+        help_line = words.get(f"help.backgammon.{o['name']}", o["help"])
+        assert help_line in text and (not o["source"] or o["source"] not in text)
     kinds = page.eval_on_selector_all("#seats .seat-kind", "els => els.map(e => e.value)")
     assert kinds == ["human", "bot"], "a two-seat game offers a person against a bot"
     page.select_option("#preset", "dutch")

@@ -63,6 +63,11 @@ def test_play_a_bot_now_seats_you_against_the_best_bot_at_once(
         # nobody is waited for: the game is under way with the one person seated
         assert view["status"] == "playing"
         assert view["seats"][0]["name"] == "Jogador"
+    # the seat's token is in its cookie only, never in the page's storage
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    token = cookies[f"seat_{table}"]
+    stored = page.evaluate("JSON.stringify(Object.assign({}, localStorage))")
+    assert token not in stored
     assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -65,20 +65,23 @@ export async function api(method, path, body, token) {
 
 function cookieName(tableId) { return `seat_${String(tableId).replace(/[^A-Za-z0-9_-]/g, "")}`; }
 
+// The token lives only in the cookie (which "my games" reads on the server); local
+// storage keeps the seat number alone, never the token.
 export function saveSeat(tableId, seat, token) {
   document.cookie = `${cookieName(tableId)}=${encodeURIComponent(token)}; path=/; max-age=${60 * 60 * 24 * 30}; samesite=lax`;
-  try { localStorage.setItem(cookieName(tableId), JSON.stringify({ seat, token })); } catch { /* private mode */ }
+  try { localStorage.setItem(cookieName(tableId), JSON.stringify({ seat })); } catch { /* private mode */ }
 }
 
 /** {seat, token} for this table, or null; `seat` is confirmed by the server's `you`. */
 export function loadSeat(tableId) {
   const name = cookieName(tableId) + "=";
   const raw = document.cookie.split("; ").find((c) => c.startsWith(name));
-  let token = raw ? decodeURIComponent(raw.slice(name.length)) : null;
+  const token = raw ? decodeURIComponent(raw.slice(name.length)) : null;
   let seat = null;
   try {
     const kept = JSON.parse(localStorage.getItem(cookieName(tableId)) || "null");
-    if (kept && (!token || kept.token === token)) { token = kept.token; seat = kept.seat; }
+    if (kept && Number.isInteger(kept.seat)) seat = kept.seat;
+    if (kept && "token" in kept) localStorage.setItem(cookieName(tableId), JSON.stringify({ seat })); // drop an old copy
   } catch { /* ignore */ }
   return token ? { seat, token } : null;
 }
