@@ -15,6 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
+from aceydeucey.locale import catalog
+
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 PHONE = {"width": 375, "height": 800}
@@ -511,10 +513,12 @@ def test_lobby_form_has_every_option_and_refuses_a_contradiction(
     games = {g["id"]: g for g in api.get("/api/games").json()["games"]}
     options = [o for o in games["backgammon"]["options"] if not o["preset_key"]]
     shown = page.eval_on_selector_all("#options .opt-name", "els => els.map(e => e.textContent)")
-    assert shown == [o["name"] for o in options], "every option, in order"
+    words = catalog("web", "en")
+    assert shown == [words[f"option.backgammon.{o['name']}"] for o in options], "every option"
     text = page.inner_text("#options")
     for o in options:
-        assert o["help"] in text and o["source"] in text
+        help_line = words.get(f"help.backgammon.{o['name']}", o["help"])
+        assert help_line in text and (not o["source"] or o["source"] not in text)
     kinds = page.eval_on_selector_all("#seats .seat-kind", "els => els.map(e => e.value)")
     assert kinds == ["human", "bot"], "a two-seat game offers a person against a bot"
     page.select_option("#preset", "dutch")
@@ -523,8 +527,9 @@ def test_lobby_form_has_every_option_and_refuses_a_contradiction(
     page.select_option("#opt-acey_deucey", "false")
     page.select_option("#opt-acey_doubles_choice", json.dumps("rolled"))
     page.click("#create-btn")
-    page.wait_for_selector("#create-error:not([hidden])")
-    assert "acey_doubles_choice" in page.inner_text("#create-error")
+    page.wait_for_selector("#opt-acey_doubles_choice-error:not([hidden])")
+    assert "Double after a 1-2" in page.inner_text("#opt-acey_doubles_choice-error")
+    assert "acey_doubles_choice" not in page.inner_text("main")
     assert "/tables/" not in page.url
     page.screenshot(path=artifacts / "lobby-refused.png", full_page=True)
 

@@ -52,7 +52,7 @@ def test_the_pages_work_under_their_policy_and_keep_no_token(
     page.wait_for_selector("#resign:not([hidden])")
     page.wait_for_selector("#board svg")
     page.goto(live_server + "/rules/backgammon")
-    page.select_option("#preset", "classic")  # the preset choice reloads the sheet (rules.js)
+    page.select_option("#preset", "classic")  # the preset choice reloads the sheet (site.js)
     page.wait_for_url("**/rules/backgammon?preset=classic")
     page.goto(live_server + "/replay")
     page.wait_for_selector("main")

@@ -458,7 +458,7 @@ async def create_table(request: Request, body: CreateTable) -> JSONResponse:
         on_timeout=body.on_timeout,
         claim_after=body.claim_after,
     )
-    invite = f"{str(request.base_url).rstrip('/')}/tables/{t.id}"
+    invite = _invite_url(request, t.id, t.config.get("invite"))
     return JSONResponse(
         {"id": t.id, "invite": invite, "table": _jsonable(service.table_view(t))}, status_code=201
     )
@@ -480,15 +480,27 @@ async def get_table(
     return JSONResponse(_jsonable(service.view(t, seat)))
 
 
+def _invite_url(request: Request, table_id: str, secret: str | None) -> str:
+    """The table's link; a private table's carries the secret its seats need."""
+    url = f"{str(request.base_url).rstrip('/')}/tables/{table_id}"
+    return f"{url}?invite={secret}" if secret else url
+
+
 @router.post("/api/tables/{table_id}/seats/{seat}", tags=["seats"], responses=WRITES)
 async def join(
-    request: Request, table_id: TableId, seat: Annotated[int, Path(ge=0, le=64)], body: JoinSeat
+    request: Request,
+    table_id: TableId,
+    seat: Annotated[int, Path(ge=0, le=64)],
+    body: JoinSeat,
+    invite: Annotated[
+        str | None, Query(max_length=64, description="A private table's invite secret.")
+    ] = None,
 ) -> JSONResponse:
     """Take a seat with a nickname: the answer's ``token`` is the seat's only key (a
     browser's page, which sends ``Origin``, gets it as well in an ``HttpOnly`` cookie,
     ``seat_<table id>``)."""
     await limits_of(request).hit("join", address_of(request))
-    token = await service_of(request).join(table_id, seat, body.name, body.cut)
+    token = await service_of(request).join(table_id, seat, body.name, body.cut, invite)
     response = JSONResponse({"token": token, "seat": seat})
     if _from_page(request):
         set_seat_cookie(response, table_id, token, secure=settings_of(request).secure_cookies)
@@ -614,7 +626,7 @@ async def rematch(request: Request, table_id: TableId) -> JSONResponse:
     token = token_of(request, table_id)
     async with token_guard(request, table_id, token):
         found = await service_of(request).rematch(table_id, token)
-    invite = f"{str(request.base_url).rstrip('/')}/tables/{found['id']}"
+    invite = _invite_url(request, found["id"], found.pop("secret", None))
     response = JSONResponse({**found, "invite": invite})
     if found.get("token") and _from_page(request):
         set_seat_cookie(

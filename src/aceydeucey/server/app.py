@@ -17,7 +17,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -55,7 +55,7 @@ log = logging.getLogger("aceydeucey.server")
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
-_SECRET = re.compile(r"((?:token|seed|server_seed|cut)=)[^&\s\"']+", re.IGNORECASE)
+_SECRET = re.compile(r"((?:token|seed|server_seed|cut|invite)=)[^&\s\"']+", re.IGNORECASE)
 _BEARER = re.compile(r"(Bearer\s+)\S+", re.IGNORECASE)
 
 
@@ -273,7 +273,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(error_body(error, request_lang(request)), status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404 and _wants_page(request):
+            from aceydeucey.server.pages import not_found_page
+
+            return not_found_page(request)
         code = {404: "server.not_found", 405: "server.method"}.get(exc.status_code, "server.http")
         error = ServerError(exc.status_code, code, status=exc.status_code)
         return JSONResponse(
@@ -307,6 +311,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(AccessLog)
     app.openapi = lambda: documented_openapi(app)  # type: ignore[method-assign]
     return app
+
+
+def _wants_page(request: Request) -> bool:
+    """A browser asking for a page (not the API, a socket or a static file)."""
+    path = request.url.path
+    if path.startswith(("/api/", "/ws/", "/static/")):
+        return False
+    return "text/html" in request.headers.get("accept", "")
 
 
 def factory() -> FastAPI:

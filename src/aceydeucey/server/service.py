@@ -65,6 +65,8 @@ CHANCE_BATCH = 64
 #: The word a person sends to throw the dice when the engine says the throw is theirs.
 ROLL = "roll"
 TIMEOUT_CHOICES = ("pass", "bot")
+#: A public table with no action, seat taken or creation for this long leaves the lobby.
+LOBBY_IDLE_SECONDS = 30 * 60
 
 
 def hash_token(token: str) -> str:
@@ -303,6 +305,8 @@ class TableService:
             "seat_kinds": kinds,
             "public": public,
             "config": {
+                # a private table's seats need this secret, carried by its invite link
+                "invite": None if public else secrets.token_urlsafe(16),
                 "turn_seconds": turn_seconds,
                 "on_timeout": on_timeout,
                 "claim_after": self.settings.claim_after if claim_after is None else claim_after,
@@ -473,9 +477,21 @@ class TableService:
         return [entry for entry, _ in entries]
 
     # -- seats ------------------------------------------------------------------------------
-    async def join(self, table_id: str, seat: int, name: str, cut: str | None = None) -> str:
-        """Seat a person: a fresh secret token (kept only as its hash), or 409 when taken."""
+    async def join(
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        cut: str | None = None,
+        invite: str | None = None,
+    ) -> str:
+        """Seat a person: a fresh secret token (kept only as its hash), or 409 when taken.
+
+        A private table's seats need its invite secret (403 ``server.invite_needed``)."""
         t = await self.table(table_id)
+        secret = t.config.get("invite")
+        if secret and not hmac.compare_digest(str(invite or ""), str(secret)):
+            raise ServerError(403, "server.invite_needed")
         if not 0 <= seat < t.game.num_players:
             raise ServerError(404, "server.seat_unknown", seat=seat, last=t.game.num_players - 1)
         name = " ".join(name.split())[: self.settings.max_name]
@@ -902,13 +918,14 @@ class TableService:
             self._spawn(self.broadcaster.publish({"table": t.id, "seats": True}))
         new_id: str = t.row["rematch"]
         name = t.seats[seat].name or f"seat {seat}"
+        secret = (await self.table(new_id)).config.get("invite")
         try:
-            token = await self.join(new_id, seat, name)
+            token = await self.join(new_id, seat, name, invite=secret)
         except ServerError as exc:
             if exc.status != 409:
                 raise
             token = None
-        return {"id": new_id, "seat": seat, "token": token}
+        return {"id": new_id, "seat": seat, "token": token, "secret": secret}
 
     # -- chat -------------------------------------------------------------------------------
     async def chat(self, table_id: str, token: str | None, text: str) -> dict[str, Any]:
@@ -1024,7 +1041,10 @@ class TableService:
         from aceydeucey.core.registry import game_class
 
         out = []
-        rows = await self.store.lobby()
+        now = self.clock()
+        rows = [
+            row for row in await self.store.lobby() if now - row["last_at"] <= LOBBY_IDLE_SECONDS
+        ]
         watching = await self.presence.spectators(row["id"] for row in rows)
         for row in rows:
             try:
@@ -1059,6 +1079,7 @@ class TableService:
                     "claim_after": (row.get("config") or {}).get("claim_after"),
                     "turn_seconds": (row.get("config") or {}).get("turn_seconds"),
                     "created_at": row["created_at"],
+                    "idle_seconds": max(0.0, now - row["last_at"]),
                 }
             )
         return out
