@@ -56,6 +56,13 @@ export function render(board, controls, view) {
   keepChildren(controls, nodes);
 }
 
+/** How long a state stays before the next (ms at normal pace): each roll is seen. */
+export function dwell(obs) {
+  const e = obs.last_event || {};
+  if (obs.phase === "over" || e.outcome === "over") return 1800;
+  return e.action ? 1100 : 500;
+}
+
 export function describe(event, view) {
   if (!event || typeof event !== "object") return null;
   const names = view.names();

@@ -3,7 +3,7 @@
 import { h, s, t, has, keepChildren } from "./common.js";
 import { dieSvg } from "./cards.js";
 
-const W = 36, L = 14, BAR = 36, TOP = 14, PH = 160, H = 400, TRAY = 50;
+const W = 36, L = 14, BAR = 36, TOP = 14, PH = 160, H = 400, TRAY = 66;
 const BOARD_W = L * 2 + W * 12 + BAR;
 const VIEW_W = BOARD_W + TRAY;
 const R = 16;
@@ -165,6 +165,11 @@ function boardSvg(obs, pos, view, state) {
   svg.append(s("rect", { x: L + W * 6 + BAR, y: TOP, width: W * 6, height: H - 2 * TOP, fill: "#d9c08f" }));
   svg.append(s("rect", { x: L + W * 6, y: TOP, width: BAR, height: H - 2 * TOP, fill: "#4e2c14" }));
   svg.append(s("rect", { x: BOARD_W + 4, y: 0, width: TRAY - 4, height: H, rx: 8, fill: "#4e2c14" }));
+  // generous hit areas under the drawing: a whole half-column answers for its point, since a
+  // finger on a phone is wider than a point
+  for (let p = 1; p <= 24; p += 1) {
+    svg.append(s("rect", { x: colX(pointCol(p)), y: isTop(p) ? 0 : H / 2, width: W, height: H / 2, fill: "transparent", class: "hit", "data-hit": p }));
+  }
   for (let p = 1; p <= 24; p += 1) {
     const x = colX(pointCol(p));
     const top = isTop(p);
@@ -284,17 +289,29 @@ export function render(board, controls, view) {
     board.querySelector(turn.selected !== null ? "[data-target]" : "[data-from]")?.focus();
   });
   // a point under the pointer that accepts the selected checker (a checker on it counts too)
+  const hitAt = (x, y) => {
+    for (const node of document.elementsFromPoint(x, y)) {
+      const p = node.getAttribute && node.getAttribute("data-hit");
+      if (p) return p;
+    }
+    return null;
+  };
   const targetAt = (x, y) => {
     for (const node of document.elementsFromPoint(x, y)) {
       const to = node.getAttribute && node.getAttribute("data-target");
       if (to) return to;
     }
-    return null;
+    const p = hitAt(x, y);
+    return p && targets.has(p) ? p : null;
   };
   svg.addEventListener("pointerdown", (e) => {
     const to = turn.selected !== null ? targetAt(e.clientX, e.clientY) : null;
     if (to) { step(to); return; }
-    const from = e.target.getAttribute && e.target.getAttribute("data-from");
+    let from = e.target.getAttribute && e.target.getAttribute("data-from");
+    if (!from) {
+      const p = hitAt(e.clientX, e.clientY);
+      from = p && state.sources.has(p) ? p : null;
+    }
     if (!from) return;
     e.preventDefault();
     turn.selected = String(turn.selected) === from ? null : (/^\d+$/.test(from) ? Number(from) : from);
@@ -369,6 +386,14 @@ export function describeAction(entry, view) {
   if (double) return t("bg.event.double", { who, n: double[1] });
   if (action === "pass") return t("bg.event.pass", { who });
   return action.includes("/") ? t("bg.event.play", { who, play: action }) : null;
+}
+
+/** How long a state stays before the next (ms at normal pace): a roll, then the play. */
+export function dwell(obs, before, entry) {
+  const kind = (obs.last_event || {}).type || (obs.last_event || {}).kind;
+  if (kind === "play") return 1000;
+  if (kind === "roll" || kind === "opening") return entry.kind === "chance" ? 700 : 400;
+  return 600;
 }
 
 export function describe(event, view) {

@@ -3,7 +3,8 @@ import { h, t, has, fill, seatName, api, LANG, keepChildren } from "./common.js"
 import { cardSvg, cardBack, chipSvg, cardName } from "./cards.js";
 
 const STAKE_VERBS = ["bet", "higher", "lower", "raise"];
-let lastHand = null; // {seat, posts, third, outcome}
+let lastHand = null; // {seat, posts, third, outcome, delta, deltas}
+const dealt = new Set(); // cards already drawn once: only a new card is dealt in with motion
 let livePosts = [];
 let coachCache = { key: "", data: null };
 
@@ -55,7 +56,11 @@ function stakeControl(verb, amounts, view) {
     h("button.btn.small", { type: "button", onclick: () => { sync(max); }, "data-max": verb }, t("ib.max", { n: max })));
 }
 
-function card(text, label) { return cardSvg(text, { label }); }
+function card(text, label) {
+  const node = cardSvg(text, { label });
+  if (!dealt.has(text)) { dealt.add(text); node.classList.add("dealt"); }
+  return node;
+}
 
 function postsRow(obs, view) {
   const posts = obs.posts || [];
@@ -78,7 +83,12 @@ function postsRow(obs, view) {
   const label = (c) => (secret.has(c) ? t("ib.post_secret") : t("ib.post"));
   row.append(wrap(card(shown[0]), label(shown[0])));
   if (shown.length > 2) row.append(wrap(card(shown[2]), label(shown[2])));
-  row.append(third ? wrap(card(third), t("ib.third"), "third") : wrap(h("div.card-slot", {}, t("ib.third_pending")), t("ib.third")));
+  if (third) {
+    const face = cardSvg(third, { label: `${t("ib.third")}: ${cardName(third)}` });
+    const key = `${lastHand.at}:${third}`;
+    if (!dealt.has(key)) { dealt.add(key); face.classList.add("turned"); }
+    row.append(wrap(face, t("ib.third"), "third"));
+  } else row.append(wrap(h("div.card-slot", {}, t("ib.third_pending")), t("ib.third")));
   row.append(shown[1] ? wrap(card(shown[1]), label(shown[1])) : wrap(cardBack(), t("ib.post")));
   return row;
 }
@@ -87,7 +97,9 @@ function remember(obs, previous) {
   const e = obs.last_event || {};
   if (previous) livePosts = (previous.posts || []).slice(); // the replay knows the step before
   if (e.kind === "settle" && e.third) {
-    lastHand = { seat: e.seat, posts: livePosts.slice(), third: e.third, outcome: e.outcome };
+    const at = (obs.seen || []).length;
+    if (lastHand && lastHand.at === at) return; // the same hand drawn again
+    lastHand = { seat: e.seat, posts: livePosts.slice(), third: e.third, outcome: e.outcome, delta: e.delta, deltas: e.deltas, at };
   } else if ((obs.posts || []).length || previous !== undefined) {
     lastHand = null; // live: until the next posts; in the replay: only at the third card's step
   }
@@ -107,11 +119,7 @@ export function render(board, controls, view) {
     h("b", { "data-chips": c }, String(c)), " ", t(c === 1 ? "ib.chip" : "ib.chips"),
     Array.isArray(obs.bets) && obs.bets[i] ? h("span", {}, ` · ${t("ib.bet_shown", { n: obs.bets[i] })}`) : null)));
   const parts = [top, postsRow(obs, view)];
-  if (lastHand && !(obs.posts || []).length) {
-    const who = typeof lastHand.seat === "number" ? names[lastHand.seat] : "";
-    const out = has(`inbetween:outcome.${lastHand.outcome}`) ? t(`inbetween:outcome.${lastHand.outcome}`) : lastHand.outcome;
-    parts.push(h("p.card-label", {}, [who, out].filter(Boolean).join(": ")));
-  }
+  if (lastHand && !(obs.posts || []).length) parts.push(resultBanner(lastHand, names));
   const hand = obs.hand || [];
   if (hand.length && !(obs.posts || []).length) {
     parts.push(h("div", { class: "card-label" }, t("ib.your_hand"), ": ", hand.map(cardName).join(", ")));
@@ -121,6 +129,35 @@ export function render(board, controls, view) {
   board.className = "felt ib";
   board.replaceChildren(...parts);
   renderControls(controls, view);
+}
+
+/** The hand's result on the felt: who, the third card's verdict, the chips moved. */
+function resultBanner(hand, names) {
+  const who = typeof hand.seat === "number" ? names[hand.seat] : "";
+  const out = has(`inbetween:outcome.${hand.outcome}`) ? t(`inbetween:outcome.${hand.outcome}`) : String(hand.outcome || "");
+  const moved = [];
+  if (typeof hand.delta === "number") moved.push(chipsMoved(hand.delta));
+  else if (Array.isArray(hand.deltas)) {
+    hand.deltas.forEach((d, i) => { if (num(d)) moved.push(`${names[i]} ${chipsMoved(num(d))}`); });
+  }
+  const delta = typeof hand.delta === "number" ? hand.delta : 0;
+  const tone = hand.outcome === "post" ? "post" : delta > 0 ? "won" : delta < 0 ? "lost" : "even";
+  return h("p", { class: `ib-result ${tone}`, "data-outcome": hand.outcome || "", "data-delta": delta, role: "status" },
+    h("b", {}, [who, out].filter(Boolean).join(": ")), moved.length ? h("span.moved", {}, moved.join(" · ")) : null);
+}
+
+function chipsMoved(d) {
+  const n = Math.abs(d);
+  return t(d > 0 ? "ib.result_gain" : d < 0 ? "ib.result_loss" : "ib.result_even", { n, chips: t(n === 1 ? "ib.chip" : "ib.chips") });
+}
+
+/** How long a state stays on the felt before the next (ms at normal pace). */
+export function dwell(obs, before, entry) {
+  const kind = (obs.last_event || {}).kind;
+  if (kind === "settle") return 2600;
+  if (["pair_win", "adjacent_loss", "push", "split", "over"].includes(kind)) return 1600;
+  if (entry.kind === "chance") return ["first", "draw"].includes(kind) ? 300 : 550;
+  return 800;
 }
 
 function renderControls(controls, view) {
