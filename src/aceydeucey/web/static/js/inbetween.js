@@ -66,9 +66,9 @@ function postsRow(obs, view) {
   const posts = obs.posts || [];
   if (posts.length) livePosts = posts.slice();
   const row = h("div.cards", { "aria-label": t("ib.posts") });
-  const showLast = !posts.length && lastHand;
-  const shown = posts.length ? posts : (showLast ? lastHand.posts : []);
-  const third = posts.length ? null : (showLast ? lastHand.third : null);
+  const showLast = showingLast(obs);
+  const shown = showLast ? lastHand.posts : posts;
+  const third = showLast ? lastHand.third : null;
   const wrap = (node, label, extra = "") => h("div", { class: extra }, node, h("div.card-label", {}, label));
   if (!shown.length && view.rules?.hidden && obs.phase === "decide") {
     // face-down hands: everyone else sees only the backs of the player's two cards
@@ -99,10 +99,19 @@ function remember(obs, previous) {
   if (e.kind === "settle" && e.third) {
     const at = (obs.seen || []).length;
     if (lastHand && lastHand.at === at) return; // the same hand drawn again
-    lastHand = { seat: e.seat, posts: livePosts.slice(), third: e.third, outcome: e.outcome, delta: e.delta, deltas: e.deltas, at };
-  } else if ((obs.posts || []).length || previous !== undefined) {
-    lastHand = null; // live: until the next posts; in the replay: only at the third card's step
+    lastHand = { seat: e.seat, posts: livePosts.slice(), third: e.third, outcome: e.outcome, delta: e.delta, deltas: e.deltas, at,
+      after: JSON.stringify(obs.posts || []) };
+  } else if (previous !== undefined || ((obs.posts || []).length && JSON.stringify(obs.posts) !== lastHand?.after)) {
+    lastHand = null; // live: until the next hand's cards; in the replay: only at the third card's step
   }
+}
+
+/** Whether the felt still shows the last hand: until a card of the next hand is dealt (the
+ * next player's first card, dealt before, may already be up). */
+function showingLast(obs) {
+  if (!lastHand) return false;
+  const posts = obs.posts || [];
+  return !posts.length || JSON.stringify(posts) === lastHand.after;
 }
 
 export function render(board, controls, view) {
@@ -119,7 +128,7 @@ export function render(board, controls, view) {
     h("b", { "data-chips": c }, String(c)), " ", t(c === 1 ? "ib.chip" : "ib.chips"),
     Array.isArray(obs.bets) && obs.bets[i] ? h("span", {}, ` · ${t("ib.bet_shown", { n: obs.bets[i] })}`) : null)));
   const parts = [top, postsRow(obs, view)];
-  if (lastHand && !(obs.posts || []).length) parts.push(resultBanner(lastHand, names));
+  if (showingLast(obs)) parts.push(resultBanner(lastHand, names));
   const hand = obs.hand || [];
   if (hand.length && !(obs.posts || []).length) {
     parts.push(h("div", { class: "card-label" }, t("ib.your_hand"), ": ", hand.map(cardName).join(", ")));
@@ -142,7 +151,7 @@ function resultBanner(hand, names) {
   }
   const delta = typeof hand.delta === "number" ? hand.delta : 0;
   const tone = hand.outcome === "post" ? "post" : delta > 0 ? "won" : delta < 0 ? "lost" : "even";
-  return h("p", { class: `ib-result ${tone}`, "data-outcome": hand.outcome || "", "data-delta": delta, role: "status" },
+  return h("p", { class: `ib-result ${tone}`, "data-outcome": hand.outcome || "", "data-delta": delta, "data-hand": hand.at, role: "status" },
     h("b", {}, [who, out].filter(Boolean).join(": ")), moved.length ? h("span.moved", {}, moved.join(" · ")) : null);
 }
 
