@@ -83,6 +83,8 @@ def over(page: Any) -> bool:
 
 def laid_out(page: Any, selectors: list[str]) -> None:
     """Each visible element lies inside the window's width, and no two of them overlap."""
+    # boxes are measured at rest (a die rolling in turns past its neighbour's edge)
+    page.evaluate("Promise.allSettled(document.getAnimations().map(a => a.finished))")
     boxes = []
     width = page.viewport_size["width"]
     for sel in selectors:
@@ -221,7 +223,7 @@ def test_backgammon_actions_stay_in_view(
 def test_aces_in_the_pot_played_to_the_end(
     person: Any, live_server: str, api: httpx.Client, artifacts: Path, lang: str, size: Any
 ) -> None:
-    tid = table(api, "aces-in-the-pot", ["human", "bot"], options={"players": 2})
+    tid = table(api, "aces-in-the-pot", ["human", "bot", "bot"], options={"players": 3})
     page = person(lang, size)
     sit(page, live_server, api, tid, 0, "Ana")
     page.goto(f"{live_server}/tables/{tid}")
@@ -240,7 +242,13 @@ def test_aces_in_the_pot_played_to_the_end(
             page.wait_for_timeout(100)
     page.wait_for_function("!document.getElementById('after').hidden")
     chips = page.eval_on_selector_all("[data-chips]", "els => els.map(e => +e.dataset.chips)")
-    assert sum(chips) + int(page.get_attribute("[data-pot]", "data-pot")) == 2 * 2
+    pot = int(page.get_attribute("[data-pot]", "data-pot"))
+    assert sum(chips) + pot == 3 * 2, "chips are conserved"
+    # the end screen counts the pot as taken: each seat's chips are its start and its return
+    returns = page.evaluate("aceydeucey.obs.outcome.returns")
+    assert chips == [2 + int(r) for r in returns], (chips, returns)
+    shown = page.eval_on_selector_all("#seat-list .bal", "els => els.map(e => +e.textContent)")
+    assert shown == chips
     assert page.problems == [], page.problems
     page.screenshot(path=artifacts / f"aces-{lang}-{size['width']}.png", full_page=True)
 

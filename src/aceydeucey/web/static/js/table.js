@@ -216,8 +216,9 @@ async function act(action) {
   ctx.pending = true;
   showError($("action-error"), "");
   try {
-    const done = await api("POST", tablePath("/actions"), { action, seq: ctx.seq }, ctx.me.token);
-    ctx.actedAt = ctx.seq; // no second action on the state already acted on
+    const at = ctx.seq;
+    const done = await api("POST", tablePath("/actions"), { action, seq: at }, ctx.me.token);
+    ctx.actedAt = at; // no second action on the state already acted on
     // with the socket open its messages bring each state in turn, shown at the chosen pace
     const live = socket && socket.readyState === 1;
     if (!live && done && typeof done.seq === "number" && done.seq >= ctx.seq) {
