@@ -376,6 +376,21 @@ export function matches(entry, event) {
   return DECISIONS.includes(entry.kind) ? ["play", "double"].includes(kind) : ["roll", "opening", "double"].includes(kind);
 }
 
+/** A play as the viewer's board numbers it: the record numbers points from the mover's side. */
+function seen(play, seat, view) {
+  const obs = view.obs || {};
+  const side = typeof obs.seat === "number" ? obs.seat : 0;
+  if (typeof seat !== "number" || seat === side) return play;
+  return String(play).replace(/(\(\d+\))|(\d+)/g, (m, count, n) => count || String(25 - Number(n)));
+}
+
+/** What the game's result is worth, in words (single game, gammon, backgammon, per checker). */
+export function resultWords(outcome) {
+  const p = (outcome && outcome.params) || {};
+  const key = `bg.result.${p.result}`;
+  return p.result && has(key) ? t(key, { n: p.points }) : "";
+}
+
 /** A logged action in words when the game gave no event for it. */
 export function describeAction(entry, view) {
   const names = view.names();
@@ -385,7 +400,7 @@ export function describeAction(entry, view) {
   const double = /^double (\d)$/.exec(action);
   if (double) return t("bg.event.double", { who, n: double[1] });
   if (action === "pass") return t("bg.event.pass", { who });
-  return action.includes("/") ? t("bg.event.play", { who, play: action }) : null;
+  return action.includes("/") ? t("bg.event.play", { who, play: seen(action, entry.seat, view) }) : null;
 }
 
 /** How long a state stays before the next (ms at normal pace): a roll, then the play. */
@@ -406,7 +421,7 @@ export function describe(event, view) {
     case "opening": return t("bg.event.opening", { a: (event.dice || [])[0], b: (event.dice || [])[1], who: names[event.first] ?? "" });
     case "roll": return t("bg.event.roll", { who, dice });
     case "double": return t("bg.event.double", { who, n: event.value });
-    case "play": return event.play === "pass" || !event.play ? t("bg.event.pass", { who }) : t("bg.event.play", { who, play: event.play });
+    case "play": return event.play === "pass" || !event.play ? t("bg.event.pass", { who }) : t("bg.event.play", { who, play: seen(event.play, event.seat, view) });
     case "resign": return t("bg.event.resign", { who });
     default: return null;
   }

@@ -1,6 +1,6 @@
 // In-Between: the posts and the third card on green felt, the pot, every balance, the stakes.
 import { h, t, has, fill, seatName, api, LANG, keepChildren } from "./common.js";
-import { cardSvg, cardBack, chipSvg, cardName } from "./cards.js";
+import { cardSvg, cardBack, chipSvg, cardName, cardShort } from "./cards.js";
 
 const STAKE_VERBS = ["bet", "higher", "lower", "raise"];
 let lastHand = null; // {seat, posts, third, outcome, delta, deltas}
@@ -242,9 +242,20 @@ export function describe(event, view) {
   else if (kind === "push" && event.seat === null) key = "event.push_all";
   else if (kind === "tie") values.who = (event.seats || []).map((i) => names[i]).join(", ");
   let text;
+  if (typeof event.card === "string" && ["first", "post", "draw"].includes(kind)) {
+    // a card dealt face up, as players say it: "Ana is dealt the 5♠"
+    const key = kind === "draw" ? "ib.log.draw" : typeof event.seat === "number" ? "ib.log.dealt" : "ib.log.turned";
+    text = t(key, { who, card: cardShort(event.card) });
+    if (event.replenished) text += ` ${t("inbetween:event.replenished", { amount: event.replenished })}`;
+    return text;
+  }
+  if (kind === "settle" && event.third && typeof event.delta === "number") {
+    const out = `inbetween:outcome.${event.outcome}`;
+    return t("ib.log.settle", { who, card: cardShort(event.third), outcome: has(out) ? t(out) : String(event.outcome || ""), moved: chipsMoved(event.delta) });
+  }
   if (kind === "settle") {
     text = (event.seat !== null && event.seat !== undefined ? t("inbetween:event.settle", { who }) : t("inbetween:event.settle_all"));
-    if (event.third) text += ` ${cardName(event.third)}: `;
+    if (event.third) text += ` ${cardShort(event.third)}: `;
     const out = `inbetween:outcome.${event.outcome}`;
     text += has(out) ? t(out) : String(event.outcome || "");
     if (typeof event.delta === "number") text += ` (${event.delta > 0 ? "+" : ""}${event.delta})`;

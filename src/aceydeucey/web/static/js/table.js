@@ -372,6 +372,8 @@ function resultText() {
   if (ended && ["resigned", "claimed"].includes(ended.termination)) {
     parts.push(t(`table.ended_${ended.termination}`, { who: seatName(ctx.seats, ended.seat) }));
   } else if (out.message) parts.push(out.message);
+  const words = ctx.module?.resultWords ? ctx.module.resultWords(out, ctx) : "";
+  if (words) parts.push(words);
   const winners = out.winners || (typeof o.winner === "number" ? [o.winner] : []);
   if (winners.length) parts.push(t("table.winners", { names: winners.map((i) => seatName(ctx.seats, i)) }));
   if (Array.isArray(out.returns)) parts.push(out.returns.map((r, i) => `${seatName(ctx.seats, i)} ${String(r).startsWith("-") ? r : "+" + r}`).join(" · "));
