@@ -6,6 +6,7 @@ const STAKE_VERBS = ["bet", "higher", "lower", "raise"];
 let lastHand = null; // {seat, posts, third, outcome, delta, deltas}
 const dealt = new Set(); // cards already drawn once: only a new card is dealt in with motion
 let livePosts = [];
+let liveGap = null;
 let coachCache = { key: "", data: null };
 
 export function balance(obs, i) {
@@ -64,7 +65,7 @@ function card(text, label) {
 
 function postsRow(obs, view) {
   const posts = obs.posts || [];
-  if (posts.length) livePosts = posts.slice();
+  if (posts.length) { livePosts = posts.slice(); liveGap = obs.gap ?? null; }
   const row = h("div.cards", { "aria-label": t("ib.posts") });
   const showLast = showingLast(obs);
   const shown = showLast ? lastHand.posts : posts;
@@ -81,14 +82,29 @@ function postsRow(obs, view) {
   }
   const secret = new Set(obs.hidden_hand || []);
   const label = (c) => (secret.has(c) ? t("ib.post_secret") : t("ib.post"));
-  row.append(wrap(card(shown[0]), label(shown[0])));
-  if (shown.length > 2) row.append(wrap(card(shown[2]), label(shown[2])));
-  if (third) {
+  const pending = () => wrap(h("div.card-slot", {}, t("ib.third_pending")), t("ib.third"));
+  const middle = () => {
+    if (!third) return pending();
     const face = cardSvg(third, { label: `${t("ib.third")}: ${cardName(third)}` });
     const key = `${lastHand.at}:${third}`;
     if (!dealt.has(key)) { dealt.add(key); face.classList.add("turned"); }
-    row.append(wrap(face, t("ib.third"), "third"));
-  } else row.append(wrap(h("div.card-slot", {}, t("ib.third_pending")), t("ib.third")));
+    return wrap(face, t("ib.third"), "third");
+  };
+  if (shown.length > 2) {
+    // three posts in deal order, the card of the gap being played between its two posts
+    // deciding the second gap, the first gap's card stays in its place
+    const second = showLast && lastHand.gap !== 2 && obs.gap === 2;
+    const gap = second || (showLast ? lastHand.gap : obs.gap) === 2 ? 2 : 1;
+    row.classList.add("three");
+    row.dataset.gap = gap;
+    const spacer = () => h("div.gap-spacer", { "aria-hidden": "true" });
+    const first = gap === 1 || second ? middle() : spacer();
+    const other = gap === 2 ? (second ? pending() : middle()) : spacer();
+    row.append(wrap(card(shown[0]), label(shown[0])), first, wrap(card(shown[1]), label(shown[1])), other, wrap(card(shown[2]), label(shown[2])));
+    return row;
+  }
+  row.append(wrap(card(shown[0]), label(shown[0])));
+  row.append(middle());
   row.append(shown[1] ? wrap(card(shown[1]), label(shown[1])) : wrap(cardBack(), t("ib.post")));
   return row;
 }
@@ -99,7 +115,7 @@ function remember(obs, previous) {
   if (e.kind === "settle" && e.third) {
     const at = (obs.seen || []).length;
     if (lastHand && lastHand.at === at) return; // the same hand drawn again
-    lastHand = { seat: e.seat, posts: livePosts.slice(), third: e.third, outcome: e.outcome, delta: e.delta, deltas: e.deltas, at,
+    lastHand = { seat: e.seat, posts: livePosts.slice(), gap: previous ? previous.gap : liveGap, third: e.third, outcome: e.outcome, delta: e.delta, deltas: e.deltas, at,
       after: JSON.stringify(obs.posts || []) };
   } else if (previous !== undefined || ((obs.posts || []).length && JSON.stringify(obs.posts) !== lastHand?.after)) {
     lastHand = null; // live: until the next hand's cards; in the replay: only at the third card's step
@@ -129,6 +145,11 @@ export function render(board, controls, view) {
     Array.isArray(obs.bets) && obs.bets[i] ? h("span", {}, ` · ${t("ib.bet_shown", { n: obs.bets[i] })}`) : null)));
   const parts = [top, postsRow(obs, view)];
   if (showingLast(obs)) parts.push(resultBanner(lastHand, names));
+  if (obs.gap === 2 && (obs.posts || []).length > 2 && (!showingLast(obs) || lastHand.gap !== 2)) {
+    parts.push(h("p.ib-note", { "data-gap": 2 }, t("ib.second_gap")));
+  } else if (obs.gap === 1 && (obs.posts || []).length > 2 && !showingLast(obs)) {
+    parts.push(h("p.ib-note", { "data-gap": 1 }, t("ib.first_gap")));
+  }
   const hand = obs.hand || [];
   if (hand.length && !(obs.posts || []).length) {
     parts.push(h("div", { class: "card-label" }, t("ib.your_hand"), ": ", hand.map(cardName).join(", ")));
@@ -223,7 +244,7 @@ function coachBox(view) {
 
 // -- the log -------------------------------------------------------------------------------
 
-function num(v) { const n = Number(v); return Number.isFinite(n) ? n : 0; }
+function num(v) { const n = frac(v); return Number.isFinite(n) ? n : 0; }
 
 export function describe(event, view) {
   if (!event || typeof event !== "object") return null;

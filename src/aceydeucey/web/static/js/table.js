@@ -128,8 +128,8 @@ function onMessage(data) {
       enqueue(data);
       break;
     case "clock":
-      ctx.clock = { deadline: data.deadline, seat: data.seat, skew: typeof data.now === "number" ? data.now - Date.now() / 1000 : 0 };
-      tick();
+      // in line with the states: the clock starts on screen with the turn it belongs to
+      enqueue({ ...data, skew: typeof data.now === "number" ? data.now - Date.now() / 1000 : 0 });
       break;
     case "chat":
       chatLine(data.chat || data);
@@ -173,6 +173,12 @@ function enqueue(data) {
 function pump() {
   if (holding || !queue.length) return;
   const data = queue.shift();
+  if (data.type === "clock") {
+    ctx.clock = { deadline: data.deadline, seat: data.seat, skew: data.skew };
+    tick();
+    pump();
+    return;
+  }
   const before = ctx.obs;
   show(data);
   let wait = dwell(data, before) * PACE[pace()];
@@ -376,8 +382,16 @@ function resultText() {
   if (words) parts.push(words);
   const winners = out.winners || (typeof o.winner === "number" ? [o.winner] : []);
   if (winners.length) parts.push(t("table.winners", { names: winners.map((i) => seatName(ctx.seats, i)) }));
+  // everyone who ended ahead is named, also where the game's winners are fewer (Red Dog)
+  const ahead = Array.isArray(out.returns) ? out.returns.map((r, i) => [ratio(r), i]).filter(([v, i]) => v > 0 && !winners.includes(i)).map(([, i]) => i) : [];
+  if (ahead.length) parts.push(t("table.also_ahead", { names: ahead.map((i) => seatName(ctx.seats, i)) }));
   if (Array.isArray(out.returns)) parts.push(out.returns.map((r, i) => `${seatName(ctx.seats, i)} ${String(r).startsWith("-") ? r : "+" + r}`).join(" · "));
   return parts.join(". ") || t("table.game_over");
+}
+
+function ratio(text) {
+  const [n, d] = String(text).split("/").map(Number);
+  return d ? n / d : n;
 }
 
 async function revealSeed() {
