@@ -334,6 +334,7 @@ def test_backgammon_bot_against_bot_watched_to_the_end(
     page.wait_for_function("!document.getElementById('after').hidden", timeout=60_000)
     assert page.query_selector(".bg-board")
     assert page.inner_text("#turn") == "Fim do jogo"
+    assert "pontos: um por cada peça que o vencido não tirou" in page.inner_text("#result")
     assert (
         page.query_selector("#join[hidden]") is not None
         or page.query_selector("#join-seats [data-seat]") is None

@@ -8,6 +8,8 @@ console stays clean and no request leaves the server.  Screenshots go to ``artif
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,13 +23,15 @@ PHONE = {"width": 375, "height": 800}
 DESK = {"width": 1280, "height": 800}
 SIZES = [pytest.param("en", DESK, id="en-1280"), pytest.param("pt", PHONE, id="pt-375")]
 
+FAST = "try { localStorage.setItem('pace', 'fast'); } catch {}"
 # every third card shown on the felt, as the page drew it (the pace may move on quickly)
 RECORD_RESULTS = """
 window.__results = [];
 new MutationObserver(() => {
   for (const node of document.querySelectorAll('.ib-result')) {
     const third = document.querySelector('.cards .third svg[data-card]');
-    const key = node.dataset.hand + '|' + (third ? third.dataset.card : '?') + '|' + node.textContent;
+    const card = third ? third.dataset.card : '?';
+    const key = node.dataset.hand + '|' + card + '|' + node.textContent;
     if (!window.__results.includes(key)) window.__results.push(key);
   }
 }).observe(document, { childList: true, subtree: true });
@@ -43,7 +47,7 @@ def person(browser: Any, live_server: str) -> Iterator[Callable[..., Any]]:
             viewport=viewport, locale=lang, extra_http_headers={"Accept-Language": lang}
         )
         ctx.set_default_timeout(20_000)
-        ctx.add_init_script("try { localStorage.setItem('pace', 'fast'); } catch {}" + RECORD_RESULTS)
+        ctx.add_init_script(FAST + RECORD_RESULTS)
         made.append(ctx)
         page = ctx.new_page()
         page.problems = []
@@ -54,9 +58,11 @@ def person(browser: Any, live_server: str) -> Iterator[Callable[..., Any]]:
         )
         page.on(
             "request",
-            lambda r: None
-            if r.url.startswith((live_server, "ws://127.0.0.1", "data:", "blob:"))
-            else page.problems.append(f"outside request: {r.url}"),
+            lambda r: (
+                None
+                if r.url.startswith((live_server, "ws://127.0.0.1", "data:", "blob:"))
+                else page.problems.append(f"outside request: {r.url}")
+            ),
         )
         return page
 
@@ -77,8 +83,11 @@ def sit(page: Any, live_server: str, api: httpx.Client, tid: str, seat: int, nam
     page.context.add_cookies([{"name": f"seat_{tid}", "value": token, "url": live_server}])
 
 
+OVER = "!document.getElementById('after').hidden"
+
+
 def over(page: Any) -> bool:
-    return bool(page.evaluate("!document.getElementById('after').hidden"))
+    return bool(page.evaluate(OVER))
 
 
 def laid_out(page: Any, selectors: list[str]) -> None:
@@ -107,11 +116,19 @@ def laid_out(page: Any, selectors: list[str]) -> None:
 
 
 def in_view(page: Any, selector: str) -> None:
-    """The element is on screen at the page's top, without scrolling."""
+    """Every element the selector finds is on screen at the page's top, without scrolling."""
     assert page.evaluate("window.scrollY") == 0
-    box = page.locator(selector).bounding_box()
-    assert box is not None and box["y"] >= 0, selector
-    assert box["y"] + box["height"] <= page.viewport_size["height"], (selector, box)
+    found = page.query_selector_all(selector)
+    assert found, selector
+    for el in found:
+        box = el.bounding_box()
+        assert box is not None and box["y"] >= 0, selector
+        assert box["y"] + box["height"] <= page.viewport_size["height"], (selector, box)
+
+
+def viewer_side(play: str) -> str:
+    """A play numbered from the other side of the board (point p is 25 - p; counts stay)."""
+    return re.sub(r"(\(\d+\))|(\d+)", lambda m: m[1] or str(25 - int(m[2])), play)
 
 
 def clock_shown(page: Any, who: str) -> None:
@@ -124,9 +141,8 @@ def clock_shown(page: Any, who: str) -> None:
 def test_inbetween_two_people_see_every_third_card_result_and_clock(
     person: Any, live_server: str, api: httpx.Client, artifacts: Path, lang: str, size: Any
 ) -> None:
-    tid = table(
-        api, "inbetween", ["human", "human"], options={"preset": "guide", "players": 2}, turn_seconds=120
-    )
+    guide = {"preset": "guide", "players": 2}
+    tid = table(api, "inbetween", ["human", "human"], options=guide, turn_seconds=120)
     ana, bea = person(lang, size), person("pt" if lang == "en" else "en", size)
     sit(ana, live_server, api, tid, 0, "Ana")
     sit(bea, live_server, api, tid, 1, "Bea")
@@ -148,7 +164,8 @@ def test_inbetween_two_people_see_every_third_card_result_and_clock(
         name, page = acting
         other = bea if page is ana else ana
         # the clock of the person to act runs on both screens, named
-        clock_shown(page, "You" if page.evaluate("document.documentElement.lang") == "en" else "Você")
+        mine = "You" if page.evaluate("document.documentElement.lang") == "en" else "Você"
+        clock_shown(page, mine)
         clock_shown(other, name)
         in_view(page, "#controls")
         laid_out(page, ["#board .cards > div", ".ib-seat", "#controls > *", "#turn", "#timer"])
@@ -196,9 +213,7 @@ def test_backgammon_actions_stay_in_view(
             break
         page.wait_for_selector("#controls #confirm, #controls [data-action]")
         seq = page.evaluate("aceydeucey.seq")
-        first = page.query_selector("#controls #confirm, #controls [data-action]")
-        in_view(page, f"#controls #{first.get_attribute('id')}" if first.get_attribute("id")
-                else "#controls [data-action]")
+        in_view(page, "#controls button")
         clock_shown(page, "You" if lang == "en" else "Você")
         laid_out(page, ["#board .bg-info > span", "#controls > *", "#turn", "#timer"])
         if page.query_selector("#controls #confirm"):
@@ -214,6 +229,16 @@ def test_backgammon_actions_stay_in_view(
             page.click("#controls [data-action]:not([disabled])")
         page.wait_for_function(f"aceydeucey.seq > {seq}")
     assert plays >= 1
+    # the bot's plays are numbered in the log as the board numbers them: from the person's side
+    bot_plays = [
+        e["event"]["play"]
+        for e in api.get(f"/api/tables/{tid}/events").json()["events"]
+        if e["seat"] == 1 and (e["event"] or {}).get("kind") == "play" and "/" in e["event"]["play"]
+    ]
+    assert bot_plays
+    for play in bot_plays:  # (the last may still be on its way to the screen)
+        shown = json.dumps(viewer_side(play))
+        page.wait_for_function(f"document.getElementById('log').textContent.includes({shown})")
     text = page.inner_text("#board")
     assert "por entrai" not in text and "ƒora" not in text
     assert page.problems == [], page.problems
@@ -237,7 +262,7 @@ def test_aces_in_the_pot_played_to_the_end(
             laid_out(page, [".aces-seats > div", "#controls > *", "#turn", ".dice-row svg"])
             seq = page.evaluate("aceydeucey.seq")
             roll.click()
-            page.wait_for_function(f"aceydeucey.seq > {seq} || !document.getElementById('after').hidden")
+            page.wait_for_function(f"aceydeucey.seq > {seq} || !aceydeucey.obs || {OVER}")
         else:
             page.wait_for_timeout(100)
     page.wait_for_function("!document.getElementById('after').hidden")

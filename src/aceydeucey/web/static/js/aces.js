@@ -11,6 +11,8 @@ function lastDice(obs) {
   return Array.isArray(e.dice) ? e.dice : [];
 }
 
+let heard = "";
+
 export function balance(obs, i, view) {
   const { chips } = settled(obs, view?.rules);
   return chips[i] !== undefined ? String(chips[i]) : null;
@@ -65,6 +67,9 @@ export function render(board, controls, view) {
     h("div.chips", { "aria-hidden": "true" }, ...Array.from({ length: Math.min(c, 20) }, () => h("span.chip")))))));
   board.className = "felt aces";
   board.replaceChildren(...parts);
+  const key = `${view.tableId}:${view.seq}`;
+  if (dice.length && e.action && heard !== key) view.sound?.("roll");
+  heard = key;
   const nodes = [];
   if (view.mine) {
     for (const a of view.legal) nodes.push(h("button.btn.primary", { type: "button", "data-action": a, onclick: () => view.act(a) }, has(`aces.action.${a}`) ? t(`aces.action.${a}`) : a));

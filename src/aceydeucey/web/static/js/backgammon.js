@@ -225,11 +225,43 @@ function boardSvg(obs, pos, view, state) {
   dice.forEach((d, i) => {
     const size = 30;
     const x = L + W * 6 + BAR + W * 3 - (dice.length * (size + 6)) / 2 + i * (size + 6);
-    const g = dieSvg(d, { cls: "", x, y: H / 2 - size / 2, size });
+    const g = dieSvg(d, { cls: "bg-die", x, y: H / 2 - size / 2, size });
     if (used[i]) g.setAttribute("opacity", "0.35");
     svg.append(g);
   });
   return svg;
+}
+
+// -- motion: the dice thrown, another player's checkers sliding to where they went ---------------
+
+let moved = "";
+
+function motion(svg, obs, view) {
+  const e = obs.last_event || {};
+  const kind = e.type || e.kind;
+  const key = `${view.tableId}:${view.seq}`;
+  if (moved === key) return; // shown once; a re-render of the same state stays still
+  moved = key;
+  const still = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (kind === "roll" || kind === "opening") {
+    view.sound?.("roll");
+    if (!still) for (const die of svg.querySelectorAll(".bg-die")) die.classList.add("rolled");
+  }
+  const me = view.me ? view.me.seat : null;
+  if (still || kind !== "play" || !e.play || e.play === "pass" || e.seat === me) return;
+  const seenFrom = (p) => (p === "bar" ? [L + W * 6 + BAR / 2, TOP + 40] : p === "in" ? [BOARD_W + TRAY / 2 + 2, TOP + 22]
+    : [pointX(p), isTop(p) ? TOP + R : H - TOP - R]);
+  const done = new Set();
+  for (const step of parsePlay(seen(e.play, e.seat, view))) {
+    if (step.to === "off" || done.has(String(step.to))) continue;
+    done.add(String(step.to));
+    const stack = svg.querySelectorAll(`circle[data-at="${step.to}"]`);
+    const top = stack[stack.length - 1];
+    if (!top) continue;
+    const [fx, fy] = seenFrom(step.from);
+    const dx = fx - Number(top.getAttribute("cx")), dy = fy - Number(top.getAttribute("cy"));
+    top.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { duration: 450, easing: "ease-out" });
+  }
 }
 
 // -- the turn ------------------------------------------------------------------------------------
@@ -333,6 +365,7 @@ export function render(board, controls, view) {
     h("span", {}, seated ? t(mySeat === 1 ? "bg.you_dark" : "bg.you_light") : t("bg.colours", { light: names[0] ?? "", dark: names[1] ?? "" })));
   board.className = "felt bg";
   board.replaceChildren(info, svg);
+  motion(svg, obs, view);
   // controls
   const nodes = [];
   if (view.mine) {

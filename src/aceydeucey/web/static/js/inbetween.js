@@ -5,6 +5,7 @@ import { cardSvg, cardBack, chipSvg, cardName, cardShort } from "./cards.js";
 const STAKE_VERBS = ["bet", "higher", "lower", "raise"];
 let lastHand = null; // {seat, posts, third, outcome, delta, deltas}
 const dealt = new Set(); // cards already drawn once: only a new card is dealt in with motion
+let fresh = false; // a card came in on this render (the deal's sound)
 let livePosts = [];
 let liveGap = null;
 let coachCache = { key: "", data: null };
@@ -59,7 +60,7 @@ function stakeControl(verb, amounts, view) {
 
 function card(text, label) {
   const node = cardSvg(text, { label });
-  if (!dealt.has(text)) { dealt.add(text); node.classList.add("dealt"); }
+  if (!dealt.has(text)) { dealt.add(text); node.classList.add("dealt"); fresh = true; }
   return node;
 }
 
@@ -158,6 +159,8 @@ export function render(board, controls, view) {
   if (view.coach && view.mine) parts.push(coachBox(view));
   board.className = "felt ib";
   board.replaceChildren(...parts);
+  if (fresh) view.sound?.("deal");
+  fresh = false;
   renderControls(controls, view);
 }
 

@@ -73,6 +73,7 @@ async function accept(info) {
   await loadEvents();
   connect();
   tick();
+  if (isOver() && !ctx.revealed) revealSeed();
 }
 
 let loadingEvents = null;
@@ -129,7 +130,9 @@ function onMessage(data) {
       break;
     case "clock":
       // in line with the states: the clock starts on screen with the turn it belongs to
-      enqueue({ ...data, skew: typeof data.now === "number" ? data.now - Date.now() / 1000 : 0 });
+      data.skew = typeof data.now === "number" ? data.now - Date.now() / 1000 : 0;
+      if (queue.some((item) => item.type !== "clock")) queue.push(data);
+      else setClock(data);
       break;
     case "chat":
       chatLine(data.chat || data);
@@ -165,6 +168,11 @@ function pace() {
   try { const p = localStorage.getItem("pace"); return p in PACE ? p : "normal"; } catch { return "normal"; }
 }
 
+function setClock(data) {
+  ctx.clock = { deadline: data.deadline, seat: data.seat, skew: data.skew };
+  tick();
+}
+
 function enqueue(data) {
   queue.push(data);
   pump();
@@ -173,14 +181,10 @@ function enqueue(data) {
 function pump() {
   if (holding || !queue.length) return;
   const data = queue.shift();
-  if (data.type === "clock") {
-    ctx.clock = { deadline: data.deadline, seat: data.seat, skew: data.skew };
-    tick();
-    pump();
-    return;
-  }
+  if (data.type === "clock") { setClock(data); pump(); return; }
   const before = ctx.obs;
   show(data);
+  while (queue.length && queue[0].type === "clock") setClock(queue.shift());
   let wait = dwell(data, before) * PACE[pace()];
   if (queue.length > 24) wait = 0; // far behind (back from a lost connection): catch up
   holding = setTimeout(() => { holding = null; pump(); }, wait);
