@@ -228,6 +228,9 @@ def test_backgammon_actions_stay_in_view(
         else:
             page.click("#controls [data-action]:not([disabled])")
         page.wait_for_function(f"aceydeucey.seq > {seq}")
+        # no clock runs on screen for the bot's turn (the person's last one has stopped)
+        stale = "aceydeucey.info.to_act === null && !document.getElementById('timer').hidden"
+        assert not page.evaluate(stale)
     assert plays >= 1
     # the bot's plays are numbered in the log as the board numbers them: from the person's side
     bot_plays = [

@@ -209,7 +209,7 @@ function show(data) {
     if (typeof at === "number" && eventsSeen > 0 && at > eventsSeen + 1) loadEvents();
     else logEvent(data.event, at);
   }
-  header(); render();
+  header(); render(); tick();
   if (isOver() && !ctx.revealed) revealSeed();
 }
 
@@ -517,7 +517,9 @@ function tick() {
   const node = $("timer");
   const left = clockLeft();
   claimButton();
-  if (left === null || left < -1) { node.hidden = true; return; }
+  // a clock belongs to the turn on screen: the person it runs for must be the one to act there
+  const current = left !== null && ctx.clock.seat === ctx.info?.to_act;
+  if (left === null || left < -1 || !current) { node.hidden = true; return; }
   const secs = Math.max(0, Math.ceil(left));
   const seat = ctx.clock.seat;
   const who = ctx.me && seat === ctx.me.seat ? t("table.clock_you") : (typeof seat === "number" ? seatName(ctx.seats, seat) : "");
