@@ -292,3 +292,47 @@ def test_a_watcher_gets_no_failing_chat_box(
     assert "Take a seat to chat" in page.inner_text("#chat-note")
     assert "Bearer" not in page.inner_text("body")
     assert page.inner_text("#table-title") == "Backgammon"
+
+
+def test_the_replay_shows_each_third_card_and_its_result(
+    person: Any, live_server: str, api: httpx.Client, artifacts: Path
+) -> None:
+    import time
+
+    # bots may pass every hand of a short session (the deal is fair): then another is dealt
+    for _ in range(6):
+        guide = {"preset": "guide", "players": 2}
+        tid = table(api, "inbetween", ["bot:ev", "bot:ev"], options=guide)
+        for _ in range(600):
+            if api.get(f"/api/tables/{tid}").json()["status"] == "over":
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("the bots' session did not end")
+        record = api.get(f"/api/tables/{tid}/record").json()
+        steps = api.post("/replay/steps", json=record).json()["steps"]
+        settles = [
+            (k, step["observation"]["last_event"])
+            for k, step in enumerate(steps)
+            if step["observation"]["last_event"].get("kind") == "settle"
+        ]
+        if settles:
+            break
+    assert settles, "six sessions without a bet"
+    page = person("pt", PHONE)
+    page.goto(f"{live_server}/tables/{tid}/replay")
+    page.wait_for_selector("#viewer:not([hidden])")
+    for k, event in settles:
+        page.click(f"#moves li[data-step='{k}'] a")
+        assert page.get_attribute(".cards .third svg[data-card]", "data-card") == event["third"]
+        assert page.get_attribute(".ib-result", "data-outcome") == event["outcome"]
+        assert page.get_attribute(".ib-result", "data-delta") == str(event["delta"])
+        step = page.inner_text("#step-action")
+        assert "Terceira carta" in step and event["third"] not in step, step
+    after = settles[0][0] + 1  # the step after a third card: the felt has moved on
+    if after < len(steps) and after not in {k for k, _ in settles}:
+        page.click(f"#moves li[data-step='{after}'] a")
+        assert page.query_selector(".ib-result") is None
+    page.click(f"#moves li[data-step='{settles[0][0]}'] a")
+    page.screenshot(path=artifacts / "replay-third-card-pt-375.png")
+    assert page.problems == [], page.problems
