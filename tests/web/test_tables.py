@@ -214,6 +214,8 @@ def test_backgammon_actions_stay_in_view(
         page.wait_for_selector("#controls #confirm, #controls [data-action]")
         seq = page.evaluate("aceydeucey.seq")
         in_view(page, "#controls button")
+        # the tab says whose turn it is, for a person looking at another tab
+        assert page.title().startswith("Your turn · " if lang == "en" else "É a sua vez · ")
         clock_shown(page, "You" if lang == "en" else "Você")
         laid_out(page, ["#board .bg-info > span", "#controls > *", "#turn", "#timer"])
         if page.query_selector("#controls #confirm"):
@@ -253,6 +255,10 @@ def test_aces_in_the_pot_played_to_the_end(
 ) -> None:
     tid = table(api, "aces-in-the-pot", ["human", "bot", "bot"], options={"players": 3})
     page = person(lang, size)
+    still = lang == "pt"  # a person who asked for less motion gets none
+    moved = False
+    if still:
+        page.emulate_media(reduced_motion="reduce")
     sit(page, live_server, api, tid, 0, "Ana")
     page.goto(f"{live_server}/tables/{tid}")
     page.wait_for_selector("#board .dice-row")
@@ -266,9 +272,11 @@ def test_aces_in_the_pot_played_to_the_end(
             seq = page.evaluate("aceydeucey.seq")
             roll.click()
             page.wait_for_function(f"aceydeucey.seq > {seq} || !aceydeucey.obs || {OVER}")
+            moved = moved or page.evaluate("document.getAnimations().length") > 0
         else:
             page.wait_for_timeout(100)
     page.wait_for_function("!document.getElementById('after').hidden")
+    assert moved != still, "dice roll on screen, unless the person asked for less motion"
     chips = page.eval_on_selector_all("[data-chips]", "els => els.map(e => +e.dataset.chips)")
     pot = int(page.get_attribute("[data-pot]", "data-pot"))
     assert sum(chips) + pot == 3 * 2, "chips are conserved"
@@ -292,6 +300,12 @@ def test_a_watcher_gets_no_failing_chat_box(
     assert "Take a seat to chat" in page.inner_text("#chat-note")
     assert "Bearer" not in page.inner_text("body")
     assert page.inner_text("#table-title") == "Backgammon"
+    # sounds are off until chosen, and the choice is remembered
+    assert not page.is_checked("#sound")
+    page.check("#sound")
+    page.reload()
+    page.wait_for_selector(".bg-board")
+    assert page.is_checked("#sound")
 
 
 def test_the_replay_shows_each_third_card_and_its_result(
