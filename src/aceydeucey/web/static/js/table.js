@@ -186,7 +186,8 @@ function pump() {
   show(data);
   while (queue.length && queue[0].type === "clock") setClock(queue.shift());
   let wait = dwell(data, before) * PACE[pace()];
-  if (queue.length > 24) wait = 0; // far behind (back from a lost connection): catch up
+  // far behind (back from a lost connection), or nobody looking (a tab in the background)
+  if (queue.length > 24 || document.hidden) wait = 0;
   holding = setTimeout(() => { holding = null; pump(); }, wait);
 }
 
