@@ -437,6 +437,7 @@ function logEvent(entry, seq) {
   log.append(h("li", { "data-seq": seq ?? "" }, text));
   while (log.children.length > 300) log.firstChild.remove();
   log.scrollTop = log.scrollHeight;
+  log.classList.toggle("more-above", log.scrollTop > 0);
 }
 
 const chatSeen = new Set();
@@ -611,6 +612,7 @@ $("watch").addEventListener("click", () => { watching = true; $("join").hidden =
 $("copy-table-invite").addEventListener("click", () => copyText($("table-invite")));
 $("copy-seat-link").addEventListener("click", () => copyText($("seat-link")));
 $("chat-form").addEventListener("submit", sendChat);
+$("log").addEventListener("scroll", (e) => e.target.classList.toggle("more-above", e.target.scrollTop > 0), { passive: true });
 $("rematch").addEventListener("click", rematch);
 $("resign").addEventListener("click", () => { if (confirm(t("table.resign_confirm"))) simple("/resign"); });
 load().then(loadChat);
