@@ -350,3 +350,30 @@ def test_the_replay_shows_each_third_card_and_its_result(
     page.click(f"#moves li[data-step='{settles[0][0]}'] a")
     page.screenshot(path=artifacts / "replay-third-card-pt-375.png")
     assert page.problems == [], page.problems
+
+
+def test_the_claim_button_waits_for_the_claim_time(
+    person: Any, live_server: str, api: httpx.Client
+) -> None:
+    import time
+
+    made = api.post(
+        "/api/tables",
+        json={"game": "backgammon", "options": {}, "seats": ["human", "human"], "claim_after": 3},
+    )
+    tid = made.json()["id"]
+    api.post(f"/api/tables/{tid}/seats/1", json={"name": "Bea"})  # Bea never opens the page
+    page = person("en", DESK)
+    sit(page, live_server, api, tid, 0, "Ana")
+    start = time.monotonic()
+    page.goto(f"{live_server}/tables/{tid}")
+    page.wait_for_selector(".bg-board")
+    page.wait_for_timeout(1000)
+    assert page.is_hidden("#claim"), "no claim before the seat has been away long enough"
+    page.wait_for_selector("#claim:not([hidden])", timeout=10_000)
+    assert time.monotonic() - start >= 3
+    assert "Bea is away" in page.inner_text("#claim")
+    page.click("#claim")
+    page.wait_for_function("!document.getElementById('after').hidden")
+    assert "Ana claimed the game" in page.inner_text("#result")
+    assert page.problems == [], page.problems
