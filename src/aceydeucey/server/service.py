@@ -761,6 +761,15 @@ class TableService:
         t.timer, t.deadline = None, None
 
     def _schedule_timer(self, t: LiveTable) -> None:
+        before = t.deadline
+        self._set_timer(t)
+        if t.deadline != before:  # every viewer sees the running clock, and when it stops
+            clock: dict[str, Any] = {"type": "clock", "seq": t.seq, "deadline": t.deadline}
+            clock.update(seat=t.person_to_act(), now=self.clock())
+            for sub in self.hub.subscribers(t.id):
+                sub.send(clock)
+
+    def _set_timer(self, t: LiveTable) -> None:
         seconds = t.config.get("turn_seconds")
         seat = t.person_to_act()
         if not seconds or seat is None or self._stopping:
