@@ -81,6 +81,7 @@ def inbetween_command(
     lang: LangOption = None,
 ) -> None:
     """Play many In-Between sessions: win rates (95 % intervals) and final balances."""
+    from aceydeucey import kernels
     from aceydeucey.inbetween.rules import Rules
     from aceydeucey.sim.inbetween import ENDINGS
     from aceydeucey.sim.inbetween_runs import simulate
@@ -105,6 +106,7 @@ def inbetween_command(
         _check_writable(plot, language)
     try:
         rules = Rules.resolve(preset=preset, **options)
+        kernels.build("inbetween", lang=language)  # first run: compiles, saying so
         began = time.perf_counter()
         with progress_bar(say("progress"), as_json) as bar:
             task = bar.add_task("", total=sessions)
