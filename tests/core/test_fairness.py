@@ -513,6 +513,7 @@ _GAME_CHOICES = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     choice=_GAME_CHOICES,

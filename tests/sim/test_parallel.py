@@ -95,6 +95,7 @@ def test_missing_ray_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
 RAY = importlib.util.find_spec("ray") is not None
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not RAY, reason="the ray extra is not installed (.ci/run installs it)")
 def test_a_local_ray_instance_gives_the_local_results() -> None:
     os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
