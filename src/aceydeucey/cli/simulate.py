@@ -45,6 +45,7 @@ from aceydeucey.cli.common import (
     resolve_lang,
 )
 from aceydeucey.core.errors import AceyDeuceyError
+from aceydeucey.extras import require
 from aceydeucey.locale import t
 from aceydeucey.sim.parallel import check_workers
 
@@ -201,7 +202,11 @@ def inbetween_command(
 
 
 def _check_writable(path: Path, lang: str) -> None:
-    """Refuse, before the run, a plot path that cannot be written."""
+    """Refuse, before the run, a plot path that cannot be written (or matplotlib missing)."""
+    try:
+        require("matplotlib", "--plot")
+    except AceyDeuceyError as exc:
+        fail_error(exc, lang)
     existed = path.exists()
     try:
         if path.is_dir():
