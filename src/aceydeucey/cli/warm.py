@@ -33,7 +33,8 @@ def warm_command(lang: LangOption = None) -> None:
         fail(say("warm.unavailable"), lang=language)
     for name, target in kernels.TARGETS.items():
         if kernels.ready(name):
-            console.print(say("warm.already", name=say(target.label)), markup=False)
+            label = say(target.label)
+            console.print(say("warm.already", name=label[:1].upper() + label[1:]), markup=False)
         elif not kernels.build(name, lang=language):
             fail(
                 say("warm.failed", name=say(target.label), log=kernels.log_path(name)),
