@@ -139,6 +139,7 @@ def test_ray_help_names_the_extra_to_install() -> None:
     assert "aceydeucey[ray]" in "".join(result.output.split())
 
 
+@pytest.mark.slow
 def test_ray_auto_without_a_cluster_is_our_message_not_rays(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

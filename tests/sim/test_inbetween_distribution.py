@@ -89,6 +89,7 @@ def test_engine_and_simulator_agree_in_distribution() -> None:
     assert p > 0.001, p
 
 
+@pytest.mark.slow
 def test_the_comparison_sees_a_rule_change() -> None:
     """The same comparison against a simulator playing other rules (posts cost 3) fails:
     the random seats' balances and bets tell the two apart."""

@@ -86,6 +86,7 @@ def test_the_same_seed_gives_the_same_results_and_another_seed_others() -> None:
     assert any(o != first for o in others)
 
 
+@pytest.mark.slow
 def test_a_match_does_not_depend_on_the_other_bots_or_the_job_size(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
