@@ -122,7 +122,7 @@ def main(argv: list[str]) -> None:
             out, said = _run(_SIM, env)
             print(
                 f"  run {run}: {out['seconds']:.1f} s in all, {out['kernel']:.2f} s simulating"
-                f" ({out['hands'] / out['kernel'] / 1e6:.1f} M hands/s)"
+                f" ({out['hands'] / out['kernel'] / 1e3:,.0f} thousand hands/s)"
             )
             for line in said:
                 print(f"      said: {line}")

@@ -20,6 +20,7 @@ def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setenv(kernels.CACHE_ENV, str(tmp_path))
     monkeypatch.setattr(kernels, "_READY", set())
     monkeypatch.setattr(kernels, "_BUILDS", {})
+    monkeypatch.setattr(kernels, "_FAILED", set())
     return tmp_path
 
 
@@ -94,6 +95,18 @@ def test_a_failed_build_is_said_and_left_to_the_caller(
     assert "failed" in capfd.readouterr().err
     assert "AttributeError" in (fresh / "aceydeucey-broken.log").read_text()
     assert not (fresh / "aceydeucey-broken.json").exists()
+
+
+def test_a_cache_folder_that_cannot_be_written_leaves_the_kernel_to_the_caller(
+    monkeypatch: pytest.MonkeyPatch, fresh: Path
+) -> None:
+    blocked = fresh / "a-file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv(kernels.CACHE_ENV, str(blocked / "numba"))
+    _target(monkeypatch, "probe", "aceydeucey.locale:default_lang")
+    assert kernels.request("probe") == "failed"
+    assert not kernels.build("probe")
+    assert "probe" not in kernels._BUILDS
 
 
 @pytest.mark.slow

@@ -195,9 +195,12 @@ def request(name: str, *, lang: str | None = None) -> Status:
                 return "unavailable"
             if ready(name):
                 return "ready"
-            if _BUILDING:  # inside a build process: its own function compiles in place
+            if _BUILDING or name in _FAILED:  # a build process compiles in place
                 return "failed"
-            process = _BUILDS[name] = _spawn(target)
+            spawned = _spawn(target)
+            if spawned is None:
+                return "failed"
+            process = _BUILDS[name] = spawned
             _say("building.background", target, lang, log=log_path(name))
         code = process.poll()
         if code is None:
@@ -218,13 +221,16 @@ def build(name: str, *, lang: str | None = None, progress: bool = True) -> bool:
     with _LOCK:
         if name in _READY:
             return True
-        if _BUILDING or _runtime() is None:
+        if _BUILDING or name in _FAILED or _runtime() is None:
             return False
         if ready(name):
             return True
         process = _BUILDS.get(name)
         if process is None:
-            process = _BUILDS[name] = _spawn(target)
+            spawned = _spawn(target)
+            if spawned is None:
+                return False
+            process = _BUILDS[name] = spawned
     start = time.monotonic()
     stream = _terminal()
     live = progress and stream is not None and stream.isatty()
@@ -250,28 +256,37 @@ def build(name: str, *, lang: str | None = None, progress: bool = True) -> bool:
     return built
 
 
-def _spawn(target: Target) -> subprocess.Popen[bytes]:
-    """Start the detached process that builds ``target`` (its output goes to its log)."""
+def _spawn(target: Target) -> subprocess.Popen[bytes] | None:
+    """Start the detached process that builds ``target`` (its output goes to its log).
+
+    ``None`` when it cannot start (a cache folder that cannot be written, say): the
+    target is then left to the caller for the rest of this process, as a failed build.
+    """
     folder = cache_dir()
-    folder.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
     env[CACHE_ENV] = str(folder)
     # the child imports this very package, wherever it was found
     root = str(PACKAGE.parent)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
-    with log_path(target.name).open("wb") as log:
-        return subprocess.Popen(
-            [sys.executable, "-c", _CHILD, target.name, target.function],
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env=env,
-            cwd=folder,
-            start_new_session=True,
-        )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with log_path(target.name).open("ab") as log:
+            return subprocess.Popen(
+                [sys.executable, "-c", _CHILD, target.name, target.function],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=env,
+                cwd=folder,
+                start_new_session=True,
+            )
+    except OSError:
+        _FAILED.add(target.name)
+        return None
 
 
 def log_path(name: str) -> Path:
+    """The log of target ``name``'s builds (beside the cache)."""
     return cache_dir() / f"aceydeucey-{name}.log"
 
 
@@ -345,6 +360,8 @@ def _say(key: str, target: Target, lang: str | None, *, end: str = "\n", **value
 
 #: targets found built in this process
 _READY: set[str] = set()
+#: targets whose build process could not be started in this process
+_FAILED: set[str] = set()
 #: the build process started by this process, per target
 _BUILDS: dict[str, subprocess.Popen[bytes]] = {}
 _LOCK = threading.RLock()
