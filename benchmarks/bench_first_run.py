@@ -1,7 +1,7 @@
 """The first runs after a fresh install: are short scripts fast from the second one on?
 
-Run: ``python benchmarks/bench_first_run.py [SECONDS]`` (about half a minute, plus the
-In-Between simulator's compilation, about a minute on a small machine).
+Run: ``python benchmarks/bench_first_run.py [SECONDS] [--no-simulator]`` (about half a
+minute, plus the In-Between simulator's compilation, about a minute on a small machine).
 
 A fresh install is an empty Numba cache: ``NUMBA_CACHE_DIR`` set to a new temporary
 folder.  Three fresh processes in a row each run the same script for ``SECONDS`` (8 by
@@ -98,6 +98,10 @@ def _wait_for_builds(cache: str) -> None:
 
 
 def main(argv: list[str]) -> None:
+    """``[SECONDS] [--no-simulator]``: the script's length, and whether to skip the
+    In-Between simulator's part."""
+    simulator = "--no-simulator" not in argv
+    argv = [a for a in argv if a != "--no-simulator"]
     seconds = argv[0] if argv else "8"
     with tempfile.TemporaryDirectory(prefix="aceydeucey-numba-") as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
@@ -117,12 +121,13 @@ def main(argv: list[str]) -> None:
             f"  loading the kernel from the cache in the calling thread: {out['seconds']:.2f} s"
             f" (cache found built: {out['ready']})"
         )
-        print("In-Between simulator: 10,000 sessions of 3 players, fresh processes")
-        for run in (1, 2):
+        if simulator:
+            print("In-Between simulator: 10,000 sessions of 3 players, fresh processes")
+        for run in (1, 2) if simulator else ():
             out, said = _run(_SIM, env)
             print(
-                f"  run {run}: {out['seconds']:.1f} s in all, {out['kernel']:.2f} s simulating"
-                f" ({out['hands'] / out['kernel'] / 1e3:,.0f} thousand hands/s)"
+                f"  run {run}: {out['seconds']:.1f} s in all, of which {out['kernel']:.2f} s"
+                f" in the kernel ({out['hands']:,} hands)"
             )
             for line in said:
                 print(f"      said: {line}")
