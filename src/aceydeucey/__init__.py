@@ -7,7 +7,12 @@
 True
 """
 
-from aceydeucey.core import (
+# Numba's cache in the user's cache folder, set before any kernel module imports Numba.
+from aceydeucey.kernels import configure as _configure_kernels
+
+_configure_kernels()
+
+from aceydeucey.core import (  # noqa: E402
     CHANCE,
     TERMINAL,
     AceyDeuceyError,

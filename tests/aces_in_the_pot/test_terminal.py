@@ -163,7 +163,10 @@ def test_analyze_shows_decimals_by_default_and_fractions_with_exact_or_json() ->
     assert re.search(r"│\s+1 │\s+0,\d{6} │", pt.stdout)
 
 
-def test_rules_take_dash_o_options_like_the_other_games() -> None:
+def test_rules_take_dash_o_options_like_the_other_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the game played saves its record under records/ here
     result = runner.invoke(app, ["rules", "aces-in-the-pot", "-o", "finish_rolls=4"])
     assert result.exit_code == 0, result.output
     assert "up to 4 rolls" in flat(result.stdout)

@@ -27,6 +27,7 @@ def run(*args: str) -> tuple[int, str]:
 # -- hint -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ply", ["0", "2"])
 def test_hint_json_ranks_every_legal_play_best_first(ply: str) -> None:
     code, out = run(
@@ -98,6 +99,7 @@ def test_hint_errors_are_coded_and_translated(args: tuple[str, ...], en: str, pt
 # -- train ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_train_measures_as_it_goes_and_resumes(tmp_path: Path) -> None:
     path = tmp_path / "net.npz"
     code, out = run(

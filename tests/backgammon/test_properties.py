@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -85,6 +86,7 @@ def _play(options: dict[str, Any], seed: int) -> tuple[Record, BackgammonState]:
     return record, table.state
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, derandomize=True)
 @given(index=st.integers(0, len(VARIANT_OPTIONS) - 1), seed=st.integers(0, 2**31))
 def test_random_games_keep_invariants_and_replay(index: int, seed: int) -> None:
@@ -149,6 +151,7 @@ def _brute_force(position: Position, dice: tuple[int, ...], rules: Any) -> set[P
     return best
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(
     index=st.integers(0, len(VARIANT_OPTIONS) - 1),

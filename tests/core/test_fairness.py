@@ -513,6 +513,7 @@ _GAME_CHOICES = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     choice=_GAME_CHOICES,
@@ -588,6 +589,7 @@ def test_verify_command_json(saved: dict[str, Path]) -> None:
     assert bad["expected"] != bad["recorded"] and "tiragem" in bad["message"]
 
 
+@pytest.mark.slow
 def test_verify_command_exit_codes_for_records_it_cannot_check(saved: dict[str, Path]) -> None:
     result = runner.invoke(app, ["verify", str(saved["hidden"]), "--lang", "pt"])
     assert result.exit_code == 1 and "ainda não foi revelada" in result.output

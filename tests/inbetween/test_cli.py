@@ -296,6 +296,7 @@ def test_odds_match_a_brute_force_count(
 _CARDS = [r + s for r in RANKS for s in SUITS]
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(
     cards=st.lists(st.sampled_from(_CARDS), min_size=2, max_size=8, unique=True),

@@ -210,6 +210,7 @@ def _spectators(base: str, table_id: str) -> int:
     return int(next(t["spectators"] for t in lobby if t["id"] == table_id))
 
 
+@pytest.mark.slow
 def test_presence_is_shared_by_two_processes() -> None:
     with pg_schema() as schema:
         env = {

@@ -109,6 +109,7 @@ def act(base: str, table_id: str, token: str) -> dict[str, Any]:
     return dict(r.json())
 
 
+@pytest.mark.slow
 def test_two_processes_share_a_table_through_redis() -> None:
     with pg_schema() as schema:
         env = {
@@ -188,6 +189,7 @@ def test_two_processes_share_a_table_through_redis() -> None:
                 )
 
 
+@pytest.mark.slow
 def test_serve_killed_mid_game_loses_nothing(tmp_path: Path) -> None:
     port = free_port()
     db = f"sqlite+aiosqlite:///{tmp_path / 'serve.sqlite3'}"
@@ -230,6 +232,7 @@ def test_serve_killed_mid_game_loses_nothing(tmp_path: Path) -> None:
     assert "/ws/tables/" in log and token not in log and "token=***" in log
 
 
+@pytest.mark.slow
 def test_workers_need_redis() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "aceydeucey", "serve", "--workers", "2"],
@@ -241,6 +244,7 @@ def test_workers_need_redis() -> None:
     assert result.returncode == 2 and "Redis" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("url", ["postgresql+asyncpg://nobody@127.0.0.1:1/none"])
 def test_an_unreachable_database_is_a_clear_error(url: str) -> None:
     result = subprocess.run(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -53,6 +54,7 @@ def play(rules: Rules, strategies: tuple[str, ...], sessions: int, **kw: Any) ->
         return session
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     rules=rule_sets(),

@@ -107,6 +107,7 @@ def test_a_run_in_jobs_is_the_run_in_one_batch() -> None:
     assert run.totals() == one.totals()
 
 
+@pytest.mark.slow
 def test_two_workers_give_the_totals_of_one() -> None:
     sessions = 2 * JOB_SESSIONS
     alone = simulate(RULES, NAMES, sessions, seed=3, keep_balances=True)
@@ -118,6 +119,7 @@ def test_two_workers_give_the_totals_of_one() -> None:
 RAY = importlib.util.find_spec("ray") is not None
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not RAY, reason="the ray extra is not installed (.ci/run installs it)")
 def test_a_local_ray_instance_gives_the_local_totals() -> None:
     os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")

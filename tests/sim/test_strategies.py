@@ -119,6 +119,7 @@ def test_other_presets_are_refused_by_name(preset: str) -> None:
     assert "simulador" in err.value.render("pt")
 
 
+@pytest.mark.slow
 def test_session_plays_for_the_win_not_the_chips() -> None:
     """Against three ev seats, session wins more often than a quarter (the all-ev share by
     symmetry) while ending with fewer chips on average than ev: it plays for the lead."""

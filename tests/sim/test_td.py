@@ -39,6 +39,7 @@ def mean_and_stderr(points: np.ndarray) -> tuple[float, float]:
     return float(points.mean()), float(pairs.std(ddof=1) / math.sqrt(len(pairs)))
 
 
+@pytest.mark.slow
 def test_a_few_hundred_games_beat_random_and_the_untrained_network() -> None:
     rules = BackgammonRules.resolve(variant="classic")
     start = start_board(rules)
@@ -54,6 +55,7 @@ def test_a_few_hundred_games_beat_random_and_the_untrained_network() -> None:
     assert head_to_head - Z * se > 0
 
 
+@pytest.mark.slow
 def test_n_games_equal_half_then_resumed_half_bit_for_bit(tmp_path: Path) -> None:
     hyper = Hyper(hidden=16)
     whole = train("acey-deucey", 40, 3, hyper=hyper, block=15, out=tmp_path / "whole.npz")
@@ -97,6 +99,7 @@ def test_rules_outside_the_loop_are_refused(option: str, value: object) -> None:
 ROLL_CASES = [(6, 5), (2, 1), (4, 4), (3, 1)]
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(
     st.sampled_from(["acey-deucey", "classic"]),

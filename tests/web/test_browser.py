@@ -100,6 +100,7 @@ def board_and_observation(page: Any) -> tuple[dict[str, list[Any]], dict[str, li
     return drawn, expected
 
 
+@pytest.mark.slow
 def test_inbetween_guide_session_two_people_and_a_bot(
     contexts: Any, live_server: str, artifacts: Path
 ) -> None:
@@ -225,6 +226,7 @@ def test_inbetween_guide_session_two_people_and_a_bot(
     bea.wait_for_function("aceydeucey.me && aceydeucey.me.seat === 1")
 
 
+@pytest.mark.slow
 def test_backgammon_moves_by_click_undo_confirm_then_resign(
     contexts: Any, live_server: str, api: httpx.Client, artifacts: Path
 ) -> None:
@@ -332,6 +334,7 @@ def test_backgammon_moves_by_click_undo_confirm_then_resign(
     page.screenshot(path=artifacts / "backgammon-resigned.png", full_page=True)
 
 
+@pytest.mark.slow
 def test_backgammon_bot_against_bot_watched_to_the_end(
     contexts: Any, live_server: str, api: httpx.Client, artifacts: Path
 ) -> None:
@@ -351,6 +354,7 @@ def test_backgammon_bot_against_bot_watched_to_the_end(
     page.screenshot(path=artifacts / "backgammon-bots-pt.png", full_page=True)
 
 
+@pytest.mark.slow
 def test_aces_in_the_pot_game(
     contexts: Any, live_server: str, api: httpx.Client, artifacts: Path
 ) -> None:
@@ -388,6 +392,7 @@ def test_aces_in_the_pot_game(
     page.screenshot(path=artifacts / "aces.png", full_page=True)
 
 
+@pytest.mark.slow
 def test_language_switch(contexts: Any, live_server: str, artifacts: Path) -> None:
     page = contexts("pt")
     page.goto(live_server + "/")
@@ -423,6 +428,7 @@ def finished_table(api: httpx.Client) -> str:
     raise AssertionError("the bots' game did not end")
 
 
+@pytest.mark.slow
 def test_replay_viewer_steps_back_and_forth(
     contexts: Any, live_server: str, api: httpx.Client, artifacts: Path, tmp_path: Path
 ) -> None:
@@ -475,6 +481,7 @@ def test_replay_viewer_steps_back_and_forth(
     assert page.errors == []
 
 
+@pytest.mark.slow
 def test_every_page_fits_a_phone(
     contexts: Any, live_server: str, api: httpx.Client, artifacts: Path
 ) -> None:
@@ -506,6 +513,7 @@ def test_every_page_fits_a_phone(
         assert page.errors == []
 
 
+@pytest.mark.slow
 def test_lobby_form_has_every_option_and_refuses_a_contradiction(
     contexts: Any, live_server: str, api: httpx.Client, artifacts: Path
 ) -> None:
@@ -567,6 +575,7 @@ def test_an_unknown_table_says_so_in_the_readers_language(contexts: Any, live_se
     assert "nosuchtable" in page.inner_text("#page-error")
 
 
+@pytest.mark.slow
 def test_a_private_table_is_found_only_by_its_invite(
     contexts: Any, live_server: str, api: httpx.Client
 ) -> None:
@@ -589,6 +598,7 @@ def test_a_private_table_is_found_only_by_its_invite(
     assert friend.text_content("#join h2") == "Escolha um lugar, ou assista"
 
 
+@pytest.mark.slow
 def test_a_reload_or_another_device_restores_the_seat(
     contexts: Any, live_server: str, api: httpx.Client
 ) -> None:
@@ -613,6 +623,7 @@ def test_a_reload_or_another_device_restores_the_seat(
     stranger.wait_for_function("aceydeucey.info && !aceydeucey.me")
 
 
+@pytest.mark.slow
 def test_a_turn_timer_set_in_the_lobby_counts_down_at_the_table(
     contexts: Any, live_server: str, api: httpx.Client
 ) -> None:
@@ -635,6 +646,7 @@ def test_a_turn_timer_set_in_the_lobby_counts_down_at_the_table(
     assert 0 < 60 * int(minutes) + int(seconds) <= 120
 
 
+@pytest.mark.slow
 def test_face_down_cards_stay_off_every_other_screen(
     contexts: Any, live_server: str, api: httpx.Client
 ) -> None:

@@ -111,6 +111,7 @@ def _record(game: str, **options: object) -> Record:
     return record
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_replay_steps_follow_the_record(game: str) -> None:
     record = _record(game)

@@ -35,6 +35,7 @@ from aceydeucey.cli.common import (
 )
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.core.registry import load_game
+from aceydeucey.extras import require
 from aceydeucey.locale import t
 
 if TYPE_CHECKING:
@@ -539,6 +540,8 @@ def analyze_command(
     if exact and game.num_players > 4:
         fail(t("cli", "error.exact_players", language, players=game.num_players), lang=language)
     try:
+        if plot is not None:
+            require("matplotlib", "--plot")
         solution = solve(rules, exact=exact)
     except AceyDeuceyError as exc:
         fail_error(exc, language)

@@ -15,6 +15,7 @@ import typer
 
 from aceydeucey.cli import aces, backgammon, inbetween
 from aceydeucey.cli import serve as serve_cli
+from aceydeucey.cli import warm as warm_cli
 from aceydeucey.cli.common import LangOption, console, fail_error, resolve_lang
 from aceydeucey.cli.hint import hint_app
 from aceydeucey.cli.simulate import simulate_app
@@ -43,6 +44,7 @@ for module in (inbetween, backgammon, aces):
     module.register(app, play_app, rules_app, analyze_app)
 app.command("verify")(verify_command)
 serve_cli.register(app)
+warm_cli.register(app)
 app.add_typer(simulate_app, name="simulate")
 app.command("tournament")(tournament_command)
 app.add_typer(train_app, name="train")

@@ -61,6 +61,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
+from aceydeucey import kernels
 from aceydeucey.core.errors import ArgumentError, RulesError
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.strategies import CAUTIOUS_SHARE, CAUTIOUS_SPREAD
@@ -78,6 +79,7 @@ __all__ = [
     "deck_orders",
     "play_sessions",
     "raw_draws",
+    "warm_up",
 ]
 
 #: Strategies the kernel plays, by code (their index).
@@ -364,6 +366,31 @@ def _raw(
 
 
 # -- the Python side ------------------------------------------------------------------------
+
+#: holds the outcome of the kernels' build once :func:`play_sessions` has asked for it
+_BUILT: list[bool] = []
+
+
+def warm_up() -> None:
+    """Compile the kernels (or load them from Numba's cache) by calling each once.
+
+    The function of ``aceydeucey.kernels``' target ``inbetween``, run by its build
+    process: one short session of every preset the simulator plays (a preset it
+    refuses is skipped), one with given decks, and the generator alone.
+    """
+    from aceydeucey.inbetween.rules import PRESET_NAMES
+
+    for preset in PRESET_NAMES:
+        try:
+            rules = Rules.resolve(preset=preset)
+            play_sessions(rules, [STRATEGY_NAMES[s % 5] for s in range(rules.players)], 2)
+        except RulesError:
+            continue
+    rules = Rules.resolve(players=len(STRATEGY_NAMES))
+    play_sessions(rules, STRATEGY_NAMES, 1, decks=deck_orders(rules, 1)[0])
+    raw_draws(8, 8)
+
+
 def _blocks(sessions: int) -> int:
     """Work blocks for the threads (a few per thread, so that uneven sessions even out)."""
     return max(1, min(sessions, numba.get_num_threads() * 8))
@@ -440,7 +467,12 @@ def play_sessions(
     ``max_hands`` hands (by default ``rounds * players``, the most the rules allow, so
     only a defect can reach it) raises ``ArgumentError("sim.hand_limit")``; a pot or a
     seat's chips beyond :data:`CHIP_LIMIT` raises ``RulesError("sim.chip_limit")``.
+
+    The first call after a fresh install waits for the kernels' compilation, which runs
+    in a separate process and says so on the terminal (``aceydeucey.kernels``).
     """
+    if not _BUILT:
+        _BUILT.append(kernels.build("inbetween"))
     check_supported(rules)
     n = rules.players
     if len(strategies) != n:
