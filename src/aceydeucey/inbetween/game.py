@@ -47,6 +47,7 @@ from aceydeucey.inbetween.phases import CHANCE_PHASES, PUBLIC_PHASE, Phase, Publ
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.settle import Call, worst_loss
 from aceydeucey.inbetween.state import InBetweenState
+from aceydeucey.inbetween.termination import Termination
 
 __all__ = [
     "CHANCE_PHASES",
@@ -64,6 +65,7 @@ class InBetweenGame(Game):
 
     game_id: ClassVar[str] = "inbetween"
     rules_class: ClassVar[type[Rules]] = Rules
+    terminations: ClassVar[type[Termination]] = Termination
     rules: Rules
 
     def __init__(self, rules: Rules) -> None:
@@ -85,8 +87,7 @@ class InBetweenGame(Game):
     def new_initial_state(self) -> InBetweenState:
         return lifecycle.new_session(self)
 
-    @property
-    def info(self) -> GameInfo:
+    def make_info(self) -> GameInfo:
         """Fixed facts: seats, zero-sum (not under Red Dog's house), hidden cards, bounds."""
         rules = self.rules
         house = rules.banking == "house"
