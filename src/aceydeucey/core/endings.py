@@ -42,7 +42,7 @@ def end(state: State, ending: Ending | str, seat: int) -> EndedState:
     """
     kind = _ending(ending)
     if state.is_terminal():
-        raise ArgumentError("ending.game_over", ending=kind.value)
+        raise ArgumentError("ending.game_over", ending=kind.value.removeprefix("ending."))
     n = state.game.num_players
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
         raise ArgumentError("observation.bad_seat", seat=repr(seat), last=n - 1)
