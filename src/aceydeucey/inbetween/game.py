@@ -27,7 +27,8 @@ rounds), ``turns`` (a player's posts, decision and third card), ``house`` (Red D
 
 Hidden cards (``hidden=True``): each hand is dealt face down and stays so until its seat
 bets (or splits) or a pairs/adjacent rule (``redeal``, ``push``, ``lose``, ``win``) applies
-to it, which turns it up for everyone first; a redeal's new posts come face down again.
+to it, which turns it up for everyone first; a redeal's new posts, and each split hand's
+new post, come face down again (the split pair itself stays face up).
 Only the seat whose hand it is sees its stake limits; a face-down first ace cannot be
 called, so ``aces="first-card"`` is refused with ``hidden``.
 """
