@@ -4,7 +4,8 @@ shows a face-down card or anything derived from one.
 The known holes, each closed: a pair or neighbours rule (``redeal``, ``push``, ``lose``,
 ``win``) turns the hand up for everyone before it applies, and a redeal's new posts come
 face down; a split turns the pair up once; the stake limits are shown only to the seat
-whose hand it is; each split hand's new post comes face down; a face-down first ace cannot be called (``aces="first-card"`` is refused).
+whose hand it is; each split hand's new post comes face down; a face-down first ace
+cannot be called (``aces="first-card"`` is refused).
 """
 
 from __future__ import annotations
