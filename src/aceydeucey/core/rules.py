@@ -20,9 +20,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
-from aceydeucey.core.errors import RulesError
+from aceydeucey.core.errors import RulesError, check_lang
 from aceydeucey.core.options import OptionSpec, json_ready, option_specs
-from aceydeucey.locale import check_lang, t
+from aceydeucey.locale import t
 
 __all__ = ["Preset", "RulesBase", "contradiction", "option"]
 
