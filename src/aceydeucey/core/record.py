@@ -79,10 +79,30 @@ class Record:
         return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
 
     def save(self, path: str | Path) -> Path:
+        """Write the record to ``path`` (replacing it: a path the user named)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(self.to_json() + "\n", encoding="utf-8")
         return path
+
+    def save_new(self, path: str | Path) -> Path:
+        """Write the record to a new file: ``path``, or ``<stem>-2``, ``-3``... when that
+        name is taken.  Each file is created exclusively (``open(..., "x")``), so two games
+        that chose the same name at once keep two records: no record is ever overwritten.
+        The path written is returned.
+        """
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = self.to_json() + "\n"
+        candidate, n = path, 2
+        while True:
+            try:
+                with candidate.open("x", encoding="utf-8") as f:
+                    f.write(text)
+                return candidate
+            except FileExistsError:
+                candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+                n += 1
 
     def apply_ending(self, state: State) -> State:
         """``state`` ended as the record's ``ending`` says (unchanged when it has none)."""
