@@ -25,7 +25,6 @@ import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import TypeAdapter, ValidationError
@@ -165,9 +164,18 @@ class OptionSpec:
         }
 
 
-@cache
+_SPECS: dict[type, tuple[OptionSpec, ...]] = {}
+
+
 def option_specs(rules: type[RulesBase]) -> tuple[OptionSpec, ...]:
     """Every option of ``rules``, in declaration order (read once per class)."""
+    specs = _SPECS.get(rules)
+    if specs is None:
+        specs = _SPECS[rules] = _read_specs(rules)
+    return specs
+
+
+def _read_specs(rules: type[RulesBase]) -> tuple[OptionSpec, ...]:
     hints = typing.get_type_hints(rules)
     out: list[OptionSpec] = []
     for f in dataclasses.fields(rules):  # type: ignore[arg-type]
