@@ -186,3 +186,13 @@ def test_replay_shows_how_a_resigned_game_ended(tmp_path: Path) -> None:
     assert 1 not in data["winners"]
     pt = runner.invoke(app, ["replay", str(path), "--lang", "pt"])
     assert "o lugar 2 desistiu" in pt.output
+
+
+def test_the_replay_viewer_shows_a_resigned_game_finished() -> None:
+    from aceydeucey.server.pages import replay_steps
+
+    record = _fair_record("backgammon", {}, 10, "resigned")
+    view = replay_steps(record.to_dict(), "pt")
+    assert view["terminal"] is True
+    assert view["outcome"]["termination"] == "ending.resigned"
+    assert view["outcome"]["message"] == "o lugar 2 desistiu"
