@@ -402,7 +402,8 @@ def test_a_changed_result_fails() -> None:
     assert record.result is not None
     record.result["returns"] = ["5", "-5", "0"]
     result = verify(record)
-    assert not result.ok and result.code == "fairness.result_differs"
+    assert not result.ok and result.code == "record.result_differs"
+    assert result.params["field"] == "returns"
 
 
 def test_an_unfinished_record_verifies_what_it_holds() -> None:

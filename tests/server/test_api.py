@@ -466,9 +466,11 @@ def test_resign_ends_a_backgammon_game_and_the_record_says_who(client: TestClien
     assert r.json()["ended"] == {"termination": "resigned", "seat": 1, "winners": [0]}
     assert r.json()["observation"]["legal_actions"] == []
     record = client.get(f"/api/tables/{table_id}/record").json()
-    assert record["result"]["termination"] == "resigned" and record["result"]["seat"] == 1
+    assert record["ending"] == {"termination": "ending.resigned", "seat": 1}
+    assert record["result"]["termination"] == "ending.resigned"
+    assert record["result"]["terminal"] is True and record["result"]["winners"] == [0]
     assert record["fairness"]["server_seed"]
-    replay(Record.from_dict(record))  # the engine's part still replays
+    assert replay(Record.from_dict(record)).is_terminal()  # replays as a finished game
     r = client.post(
         f"/api/tables/{table_id}/actions",
         json={"action": "pass", "seq": v["seq"] + 1},

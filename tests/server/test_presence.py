@@ -281,4 +281,5 @@ def test_presence_is_shared_by_two_processes() -> None:
                 assert r.json()["ended"]["termination"] == "claimed"
                 assert r.json()["status"] == "over"
             record = httpx.get(f"{a}/api/tables/{table_id}/record").json()
-            assert record["result"]["termination"] == "claimed"
+            assert record["result"]["termination"] == "ending.claimed"
+            assert record["result"]["terminal"] is True

@@ -225,7 +225,7 @@ def test_serve_killed_mid_game_loses_nothing(tmp_path: Path) -> None:
         r = httpx.post(f"{base}/api/tables/{table_id}/resign", headers=bearer(token))
         assert r.status_code == 200 and r.json()["status"] == "over"
         record = httpx.get(f"{base}/api/tables/{table_id}/record").json()
-        assert record["result"]["termination"] == "resigned"
+        assert record["result"]["termination"] == "ending.resigned"
         played = [a for a in record["actions"]]
         assert all(a in played for a in before_actions)
     log = proc.stdout.read().decode() if proc.stdout else ""

@@ -62,6 +62,7 @@ from aceydeucey.backgammon.notation import (
     parse_action_text,
 )
 from aceydeucey.backgammon.rules import BackgammonRules
+from aceydeucey.backgammon.termination import Termination
 from aceydeucey.core.errors import ArgumentError, IllegalActionError, message
 from aceydeucey.core.game import CHANCE, TERMINAL, Action, Distribution, Game, GameInfo, State
 
@@ -109,6 +110,7 @@ class BackgammonGame(Game):
 
     game_id: ClassVar[str] = "backgammon"
     rules_class: ClassVar[type[BackgammonRules]] = BackgammonRules
+    terminations: ClassVar[type[Termination]] = Termination
     rules: BackgammonRules
 
     def __init__(self, rules: BackgammonRules) -> None:
@@ -118,8 +120,7 @@ class BackgammonGame(Game):
     def num_players(self) -> int:
         return 2
 
-    @property
-    def info(self) -> GameInfo:
+    def make_info(self) -> GameInfo:
         """Two seats, zero-sum, nothing hidden, dice; no bound on a game's length."""
         best = {"per_checker": CHECKERS, "single": 1, "gammons": 3}[self.rules.scoring]
         return GameInfo(
@@ -752,12 +753,26 @@ class BackgammonState(State):
             result = "per_checker"
         else:
             result = {1: "single", 2: "gammon", 3: "backgammon"}[points]
-        return "race.borne_off", {
+        return Termination.BORNE_OFF, {
             "winner": self.winner,
             "points": points,
             "result": result,
             "result_name": message(f"race.result.{result}"),
         }
+
+    def ending_returns(self, seat: int) -> tuple[Fraction, ...]:
+        """The returns when ``seat`` gives the game up (resigns, or loses by a claim or a
+        timeout): it loses a single game, 1 point, whatever gammon the position threatens
+        (scoring ``single`` and ``gammons``); under ``per_checker`` scoring it pays what it
+        would pay if the opponent finished now, one point per checker it has not borne off.
+        """
+        if self.game.rules.scoring == "per_checker":
+            points = Fraction(CHECKERS - self.view(seat).off[0])
+        else:
+            points = Fraction(1)
+        out = [points, points]
+        out[seat] = -points
+        return tuple(out)
 
     def chance_actor(self) -> int | None:
         """The seat on roll at a roll (and a rolled double); ``None`` at the opening roll-off.

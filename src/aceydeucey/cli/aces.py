@@ -244,7 +244,7 @@ def play_command(
     for number, rec in enumerate(saved, 1):
         path = _record_path(record, number, many)
         try:
-            rec.save(path)
+            path = rec.save(path) if record is not None else rec.save_new(path)
         except OSError as exc:
             reason = os_reason(exc, language)
             fail(say("error.record_unwritable", path=str(path), reason=reason), lang=language)

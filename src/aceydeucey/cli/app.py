@@ -24,7 +24,7 @@ from aceydeucey.cli.train import train_app
 from aceydeucey.cli.verify import verify_command
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.core.record import Record, replay
-from aceydeucey.locale import default_lang, t
+from aceydeucey.locale import default_lang, render_error, t
 
 app = typer.Typer(
     name="aceydeucey",
@@ -98,8 +98,10 @@ def replay_command(
         record = Record.load(file)
         state = replay(record)
     except AceyDeuceyError as exc:
-        fail_error(exc, language)
+        # a record whose stated result is not what its actions give lies: exit 1, as verify
+        fail_error(exc, language, 1 if exc.code == "record.result_differs" else 2)
     returns = state.returns()
+    outcome = state.outcome()
     standings = sorted(
         zip(record.players, returns, strict=True), key=lambda pr: pr[1], reverse=True
     )
@@ -110,6 +112,8 @@ def replay_command(
                     "game": record.game,
                     "actions": len(record.actions),
                     "terminal": state.is_terminal(),
+                    "termination": None if outcome is None else str(outcome.termination),
+                    "winners": [] if outcome is None else list(outcome.winners),
                     "players": record.players,
                     "returns": [str(r) for r in returns],
                     "standings": [{"player": p, "return": str(r)} for p, r in standings],
@@ -121,6 +125,10 @@ def replay_command(
     if not state.is_terminal():
         head += t("cli", "replay.unfinished", language)
     console.print(head, style="bold", markup=False)
+    if outcome is not None:
+        console.print(
+            render_error(outcome.termination, dict(outcome.params), language), markup=False
+        )
     for place, (player, ret) in enumerate(standings, 1):
         value = f"{float(ret):+.4g}" if ret.denominator != 1 else f"{int(ret):+d}"
         if language == "pt":

@@ -224,7 +224,7 @@ def play_backgammon(
         narrator.show(final, seat=humans[0] if humans else 0)
         console.print(_result_line(final, language, names))
     try:
-        saved = table.record.save(path)
+        saved = table.record.save(path) if record else table.record.save_new(path)
     except OSError as exc:
         reason = os_reason(exc, language)
         fail(t_(language, "error_save", path=str(path), reason=reason), lang=language)

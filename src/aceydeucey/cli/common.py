@@ -210,7 +210,12 @@ def parse_options(
 
 
 def default_record_path(game_id: str, part: str = "") -> Path:
-    """``records/<game>-<time><part>.json``, with ``-2``, ``-3``... if that name is taken."""
+    """``records/<game>-<time><part>.json``, with ``-2``, ``-3``... if that name is taken.
+
+    The name is free when the game starts; another game may take it before this one ends,
+    so a record sent to its default path is written with ``Record.save_new``, which
+    creates the file exclusively and moves on to the next free name.
+    """
     stem = f"{game_id}-{datetime.now():%Y%m%d-%H%M%S}{part}"
     path = Path("records") / f"{stem}.json"
     n = 2

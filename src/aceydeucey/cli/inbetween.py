@@ -470,7 +470,7 @@ def play_inbetween(
         tally = [a + b for a, b in zip(tally, returns, strict=True)]
         if sessions > 1:
             console.print(standings_view(tally, names, lang, sessions=sessions))
-        saved = _save(result, path, lang)
+        saved = _save(result, path, lang, fresh=record is None)
         console.print(t(_DOMAIN, "ui.record_saved", lang, path=str(saved)))
         if stopped or not humans:
             return
@@ -521,9 +521,10 @@ def _ask_again(lang: str) -> str:
             return "n" if choice in ("q", "s") else choice
 
 
-def _save(result: Record, path: Path, lang: str) -> Path:
+def _save(result: Record, path: Path, lang: str, *, fresh: bool) -> Path:
+    """Write the record: to a new file for a default name (never over another game's)."""
     try:
-        return result.save(path)
+        return result.save_new(path) if fresh else result.save(path)
     except OSError as exc:
         reason = os_reason(exc, lang)
         fail(t(_DOMAIN, "ui.record_unwritable", lang, path=str(path), reason=reason), lang=lang)

@@ -7,10 +7,12 @@ dotted path so loading one game does not load the others.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aceydeucey.core.errors import UnknownGameError
-from aceydeucey.core.game import Game
+
+if TYPE_CHECKING:  # the games import the contract; the registry only names them
+    from aceydeucey.core.game import Game
 
 __all__ = [
     "BUILTIN_GAME_IDS",

@@ -9,11 +9,8 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import dataclasses
 import json
 import time
-import types
-import typing
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
@@ -163,66 +160,16 @@ def _jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value, default=_json_default))
 
 
-def _type_text(hint: Any) -> str:
-    origin = typing.get_origin(hint)
-    if origin is Literal:
-        return "choice"
-    if origin in (typing.Union, types.UnionType):
-        parts = [a for a in typing.get_args(hint) if a is not type(None)]
-        inner = _type_text(parts[0]) if len(parts) == 1 else "|".join(map(_type_text, parts))
-        return f"{inner}|none"
-    if origin is tuple:
-        args = typing.get_args(hint)
-        return f"list[{_type_text(args[0]) if args else 'str'}]"
-    if hint is bool:
-        return "bool"
-    if hint is int:
-        return "int"
-    if hint is str:
-        return "str"
-    return getattr(hint, "__name__", str(hint))
-
-
-def _choices(hint: Any, meta_choices: Any) -> list[Any] | None:
-    if meta_choices is not None:
-        return _jsonable(list(meta_choices))  # type: ignore[no-any-return]
-    origin = typing.get_origin(hint)
-    if origin is Literal:
-        return list(typing.get_args(hint))
-    if origin in (typing.Union, types.UnionType):
-        for arg in typing.get_args(hint):
-            if typing.get_origin(arg) is Literal:
-                found = list(typing.get_args(arg))
-                return [*found, None] if type(None) in typing.get_args(hint) else found
-    return None
-
-
 def describe_games(lang: str) -> list[dict[str, Any]]:
     """Every game: presets, every option (type, choices, default, help, source), bots."""
     out = []
     for game_id in game_ids():
         rules_class = game_class(game_id).rules_class
-        hints = typing.get_type_hints(rules_class)
         key = rules_class.PRESET_KEY
-        # help lines and preset summaries in the reader's language, from the options catalog
-        helps = {o["name"]: o["help"] for o in rules_class.describe_options(game_id, lang)}
+        # one describer (core.options): types, choices from the Literal, range, default,
+        # JSON schema; help lines and preset summaries in the reader's language
+        options = rules_class.describe_options(game_id, lang)
         summaries = {p["name"]: p["summary"] for p in rules_class.describe_presets(game_id, lang)}
-        options = []
-        for f in dataclasses.fields(rules_class):  # type: ignore[arg-type]
-            meta = rules_class.option_help()[f.name]
-            options.append(
-                {
-                    "name": f.name,
-                    "type": _type_text(hints[f.name]),
-                    "choices": _choices(hints[f.name], meta.get("choices")),
-                    "min": meta.get("min"),
-                    "max": meta.get("max"),
-                    "default": _jsonable(meta.get("default")),
-                    "help": helps.get(f.name, str(meta.get("help", ""))),
-                    "source": meta.get("source", ""),
-                    "preset_key": f.name == key,
-                }
-            )
         presets = [
             {
                 "name": p.name,

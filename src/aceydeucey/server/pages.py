@@ -352,6 +352,7 @@ def replay_steps(data: Any, lang: str = "en") -> dict[str, Any]:
         except AceyDeuceyError as exc:
             raise RecordError(exc.code, index=index, text=text, cause=exc) from None
         steps.append({"action": text, "observation": state.observation(None)})
+    state = record.apply_ending(state)  # a resigned or claimed game ends as its record says
     outcome = state.outcome() if state.is_terminal() else None
     return {
         "game": record.game,

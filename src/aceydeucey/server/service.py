@@ -41,6 +41,7 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
+from aceydeucey.core.endings import Ending, end
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.core.game import Game, State
 from aceydeucey.core.record import Record
@@ -370,7 +371,12 @@ class TableService:
         elif entry.kind == "resign":
             others = [s for s in range(t.game.num_players) if s != entry.seat]
             t.ended = {"termination": "resigned", "seat": entry.seat, "winners": others}
+            if entry.seat is not None and not t.state.is_terminal():
+                t.state = end(t.state, Ending.RESIGNED, entry.seat)  # the game's own ending
         elif entry.kind == "claim":
+            absent = (entry.data or {}).get("absent")
+            if isinstance(absent, int) and not t.state.is_terminal():
+                t.state = end(t.state, Ending.CLAIMED, absent)
             t.ended = {
                 "termination": "claimed",
                 "seat": entry.seat,
@@ -1033,13 +1039,7 @@ class TableService:
         record = Record.start(t.game, names)
         record.actions = [e.text for e in t.entries if e.is_action]
         record.fairness = t.chance().fairness(reveal=t.over)
-        record.finish(t.state)
-        if record.result is not None:
-            outcome = t.state.outcome()
-            if outcome is not None:
-                record.result.update(termination=outcome.termination, winners=list(outcome.winners))
-            if t.ended is not None:
-                record.result.update(t.ended)
+        record.finish(t.state)  # the result, and the ending of a resigned or claimed game
         return record
 
     def events_since(self, t: LiveTable, since: int) -> list[dict[str, Any]]:
