@@ -11,6 +11,7 @@ banking); ``reasons`` says why an action is not legal.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -241,6 +242,21 @@ class InBetweenState(State):
 
     def __str__(self) -> str:
         return render(self)
+
+    # -- determinisation ------------------------------------------------------------------
+    def determinisations(self, seat: int | None) -> list[tuple[InBetweenState, Fraction]]:
+        """Every arrangement of the cards ``seat`` cannot see, with its exact chance
+        (``determinise``: for small pools; ``resample`` draws one)."""
+        from aceydeucey.inbetween import determinise
+
+        return determinise.determinisations(self, self.check_seat(seat))
+
+    def resample(self, seat: int | None, rng: random.Random) -> InBetweenState:
+        """A state consistent with ``observation(seat)``, the cards ``seat`` cannot see
+        drawn again with ``rng`` (see ``determinise``)."""
+        from aceydeucey.inbetween import determinise
+
+        return determinise.resample(self, self.check_seat(seat), rng)
 
     # -- the deck -------------------------------------------------------------------------
     @property
