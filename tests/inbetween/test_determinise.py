@@ -13,6 +13,7 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -147,3 +148,43 @@ def _stock(state: InBetweenState) -> Counter[Card]:
     from aceydeucey.inbetween.shoe import CARDS
 
     return Counter({c: k for c, k in zip(CARDS, state.shoe.counts, strict=True) if k})
+
+
+# -- the odds on engine states ------------------------------------------------------------
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(OPTIONS), st.integers(0, 10**6), st.integers(0, 80))
+def test_an_observation_rebuilds_a_state_that_shows_the_same(
+    options: dict[str, Any], seed: int, steps: int
+) -> None:
+    # The belief state a seat's observation describes shows that seat the same observation
+    # and gives the same odds as the state it came from, where the seat sees every card.
+    from aceydeucey.inbetween.belief import from_observation
+    from aceydeucey.inbetween.odds import state_odds
+
+    state = _walk(options, seed, steps)
+    seat = state.to_act
+    if seat is None or state.is_chance_node() or state.is_terminal():
+        return
+    obs = state.observation(seat)
+    rebuilt = from_observation(state.game, obs)
+    assert rebuilt.observation(seat) == obs
+    if not state.rules.hidden:
+        assert state_odds(rebuilt, seat) == state_odds(state, seat)
+
+
+@pytest.mark.slow  # 2,450 arrangements, each enumerated (about 20 s)
+def test_hidden_odds_average_the_determinisations_exactly() -> None:
+    # Seat 1 holds 4C 9D face down; seat 0's 2C KH are unknown to it.  The odds from its
+    # observation equal the average, over every arrangement of the cards it cannot see,
+    # of the odds in that arrangement.
+    from aceydeucey.inbetween.odds import decision_odds, state_odds
+
+    state = play(new(**HIDDEN), "4C", "2C", "9D", "KH")
+    seat = 1
+    seen_odds = decision_odds(state.rules, state.observation(seat))
+    average = sum(
+        (p * state_odds(s, seat).values["bet 1"] for s, p in state.determinisations(seat)),
+        Fraction(0),
+    )
+    assert seen_odds.values["bet 1"] == average
+    assert state_odds(state, seat).values["bet 1"] != average  # the true cards differ

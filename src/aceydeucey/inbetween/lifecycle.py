@@ -19,6 +19,7 @@ from aceydeucey.inbetween.shoe import Shoe
 
 if TYPE_CHECKING:
     from aceydeucey.inbetween.game import InBetweenGame
+    from aceydeucey.inbetween.rules import Rules
     from aceydeucey.inbetween.state import InBetweenState
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "new_session",
     "over",
     "replenish",
+    "round_order",
     "start_round",
 ]
 
@@ -134,12 +136,7 @@ def start_round(s: InBetweenState) -> InBetweenState:
             return over(s, "session.rounds_played", count=rules.rounds)
         if s.last_round:
             return over(s, "session.deck_out_twice")
-    if rules.banking == "house":
-        order = tuple(range(n))
-    else:
-        order = tuple((s.dealer + k) % n for k in range(1, n + 1))
-        if not rules.dealer_plays:
-            order = order[:-1]
+    order = round_order(rules, s.dealer)
     payers = order if rules.banking == "dealer" else tuple(range(n))
     chips, pot, bets = s.chips, s.pot, s.bets
     if rules.ante and (rules.ante_each_round or s.round == 0):
@@ -188,6 +185,16 @@ def start_round(s: InBetweenState) -> InBetweenState:
     if rules.aces == "dealer-declares":
         return s.evolve(phase="declare")
     return open_deal(s)
+
+
+def round_order(rules: Rules, dealer: int) -> tuple[int, ...]:
+    """The seats that play a round, in order: clockwise from the dealer's left, the dealer
+    last (or not at all without ``dealer_plays``); every seat in turn under Red Dog."""
+    n = rules.players
+    if rules.banking == "house":
+        return tuple(range(n))
+    order = tuple((dealer + k) % n for k in range(1, n + 1))
+    return order if rules.dealer_plays else order[:-1]
 
 
 def declare(s: InBetweenState, d: Decision) -> InBetweenState:
