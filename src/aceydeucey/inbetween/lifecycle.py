@@ -12,13 +12,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from aceydeucey.cards import Card
-from aceydeucey.inbetween import turns
 from aceydeucey.inbetween.actions import Decision
 from aceydeucey.inbetween.events import Message, event
 from aceydeucey.inbetween.shoe import Shoe
 
 if TYPE_CHECKING:
-    from aceydeucey.inbetween.game import InBetweenGame
     from aceydeucey.inbetween.rules import Rules
     from aceydeucey.inbetween.state import InBetweenState
 
@@ -27,7 +25,7 @@ __all__ = [
     "declare",
     "end_dealer_game",
     "end_round",
-    "new_session",
+    "open_session",
     "over",
     "replenish",
     "round_order",
@@ -38,23 +36,11 @@ __all__ = [
 _NEED = {"first-around": 1, "both-around": 2}
 
 
-def new_session(game: InBetweenGame) -> InBetweenState:
-    """The first state of a session: the draw for the deal, or the first round's antes."""
-    from aceydeucey.inbetween.state import InBetweenState
-
-    rules = game.rules
+def open_session(s: InBetweenState) -> InBetweenState:
+    """A session's blank first state (``phase="start"``) opens: the draw for the deal, or
+    the first round's antes."""
+    rules = s.rules
     n = rules.players
-    s = InBetweenState(
-        game=game,
-        phase="start",
-        chips=(rules.starting_chips,) * n,
-        shoe=Shoe.fresh(rules.decks),
-        bank=rules.bank if rules.banking == "house" else 0,
-        bets=(0,) * n if rules.banking == "house" else (),
-        first=(None,) * n,
-        hands=((),) * n,
-        won=(False,) * n,
-    )
     if rules.dealer == "draw":
         return s.evolve(phase="draw", draw=(None,) * n, contenders=tuple(range(n)))
     s = s.evolve(dealer=rules.dealer)
@@ -212,7 +198,7 @@ def open_deal(s: InBetweenState) -> InBetweenState:
         return s.evolve(phase="deal-hand")
     if deal == "common":
         return s.evolve(phase="common")
-    return turns.begin_turn(s)
+    return s.evolve(phase="begin-turn")  # the dispatcher (``state``) begins the turn
 
 
 def end_round(s: InBetweenState) -> InBetweenState:

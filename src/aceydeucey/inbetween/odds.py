@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 from aceydeucey.cards import Card, remaining
 from aceydeucey.core.errors import ArgumentError
 from aceydeucey.core.game import Action
+from aceydeucey.inbetween import belief
 from aceydeucey.inbetween.kelly import Kelly, kelly
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.settle import (
@@ -556,8 +557,6 @@ def decision_odds(rules: Rules, observation: Mapping[str, Any]) -> DecisionOdds:
     """
     if not observation.get("legal_actions"):
         return DecisionOdds("none")
-    from aceydeucey.inbetween import belief
-
     state = belief.from_observation(belief.game_of(rules), observation)
     return state_odds(state, int(observation["seat"]))
 
