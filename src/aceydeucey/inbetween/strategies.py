@@ -1,4 +1,4 @@
-"""More In-Between strategies, as agents on the contract: ``kelly``, ``cautious``, ``session``.
+"""More In-Between strategies, as agents on the contract: ``kelly``, ``cautious``.
 
 Each reads only its observation (and the rules, learnt once when seated), like the bots of
 ``bots`` (``random``, ``ev``); ``STRATEGIES`` maps their names to the classes (each takes
@@ -17,11 +17,10 @@ Each reads only its observation (and the rules, learnt once when seated), like t
   full deck), and then a small stake: a twentieth of its chips, at least the smallest
   stake and at most the largest; passes on pairs and narrower spreads, calls a lone ace
   high, lets the dealer call aces high, never splits and never raises.
-- ``session``: plays for the highest balance at the end of a guide session rather than
-  for chips: each candidate stake is valued by its chance of finishing ahead, over the
-  third card's exact odds and playouts of the rest of the session
-  (``sim.inbetween_session``, the same compiled search the simulator runs); under other
-  rules, and for decisions that are not a stake, it is ``ev``.
+
+The ``session`` strategy plays with the simulator's compiled search, so it lives beside
+the simulator (``sim.inbetween_bots``, which also lists every In-Between bot): the engine
+never imports the simulator.
 
 Kelly's criterion: J. L. Kelly, "A New Interpretation of Information Rate" (1956); the
 computation is ``inbetween.kelly`` (one implementation for the strategy and the coach).
@@ -152,85 +151,11 @@ class CautiousBot:
         return legal[0]  # a forced call with no bet word (higher/lower only): the first
 
 
-class SessionBot(ExpectedValueBot):
-    """Plays for the highest balance at the end of a guide session (``sim.inbetween_session``).
-
-    Under rules the simulator does not play (``sim.inbetween.check_supported``), and for
-    decisions that are not a stake on posts, it is the ``ev`` bot.
-    """
-
-    name = "session"
-
-    def seated(self, game: Game, seat: int) -> None:
-        super().seated(game, seat)
-        from aceydeucey.core.errors import RulesError
-        from aceydeucey.sim.inbetween import check_supported
-
-        self.supported = True
-        try:
-            check_supported(game.rules)  # type: ignore[arg-type]
-        except RulesError:
-            self.supported = False
-
-    def act(self, observation: dict[str, Any]) -> str:
-        import numpy as np
-
-        from aceydeucey.sim.inbetween_session import session_stake
-
-        legal: list[str] = list(observation["legal_actions"])
-        bets = [_amount(t) for t in legal if t.startswith("bet ")]
-        if not bets or observation.get("step") != "decide" or not getattr(self, "supported", 0):
-            return super().act(observation)
-        rules = self.rules
-        assert rules is not None
-        n = rules.players
-        seat = int(observation["seat"])
-        dealer = int(observation["dealer"])
-        left, ranks = unseen_and_posts(observation)
-        cnt = np.zeros(15, dtype=np.int64)
-        for rank, copies in left.items():
-            cnt[rank] = copies
-        first = np.array(
-            [Card.from_text(c).rank if c else 0 for c in observation["first_cards"]],
-            dtype=np.int64,
-        )
-        params = np.array(
-            [
-                n,
-                rules.ante,
-                rules.ante_each_round,
-                rules.rounds,
-                rules.decks,
-                rules.post_multiplier,
-                {"cover": 0, "chips": 1, "none": 2}[rules.stake_cap],
-                rules.min_stake == "ante",
-                {"pot": 0, "half-pot": 1, "ante": 2}[rules.first_round_limit],
-            ],
-            dtype=np.int64,
-        )
-        stake = session_stake(
-            np.array(observation["chips"], dtype=np.int64),
-            int(observation["pot"]),
-            int(observation["round"]),
-            dealer,
-            (seat - dealer - 1) % n,
-            seat,
-            first,
-            cnt,
-            (ranks[0], ranks[1]),
-            (min(bets), max(bets)),
-            params,
-            np.array(rules.round_limits, dtype=np.int64),
-        )
-        return f"bet {stake}" if stake else "pass"
-
-
 #: The strategies of this module, name -> class taking ``seed`` (for ``bots.BOTS``).
-STRATEGIES: dict[str, type[KellyBot] | type[CautiousBot] | type[SessionBot]] = {
+STRATEGIES: dict[str, type[KellyBot] | type[CautiousBot]] = {
     "kelly": KellyBot,
     "cautious": CautiousBot,
-    "session": SessionBot,
 }
 
-#: Every In-Between strategy, ``bots.BOTS`` and these: what tables and the terminal offer.
+#: ``bots.BOTS`` and these (``sim.inbetween_bots.ALL_BOTS`` adds ``session``).
 ALL_BOTS: dict[str, Any] = {**BOTS, **STRATEGIES}

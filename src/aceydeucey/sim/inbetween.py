@@ -24,7 +24,8 @@ Strategies (``STRATEGY_NAMES``), the same decisions as the agents of the same na
 ``random`` (uniform over the legal actions: a pass or each stake), ``ev``
 (``inbetween.bots.ExpectedValueBot``: the largest stake when the exact expected value of
 the cards still in the stock is positive, else a pass), ``kelly``, ``cautious`` and
-``session`` (``inbetween.strategies``; ``session``'s search is in ``inbetween_session``).
+``session`` (``inbetween.strategies``; ``session`` in ``inbetween_bots``, its search in
+``inbetween_session``).
 In a guide session every card dealt is face up, so the cards a counting bot has not seen
 are exactly the stock.
 
