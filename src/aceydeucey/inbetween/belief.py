@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from aceydeucey.cards import Card
@@ -30,7 +30,7 @@ from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.shoe import CARDS, Shoe
 from aceydeucey.inbetween.state import InBetweenState
 
-__all__ = ["from_observation", "game_of"]
+__all__ = ["from_observation", "from_posts", "game_of"]
 
 
 @functools.lru_cache(maxsize=64)
@@ -102,6 +102,53 @@ def from_observation(game: InBetweenGame, observation: Mapping[str, Any]) -> InB
         event=_event(view),
         after=tuple(_event(e) for e in (view or {}).get("after") or ()),
     )
+
+
+def from_posts(
+    game: InBetweenGame,
+    posts: Sequence[Card],
+    seen: Sequence[Card] = (),
+    *,
+    aces_low: bool | None = None,
+) -> InBetweenState:
+    """The first player of a round (seat 0) is dealt ``posts`` (Red Dog: the common posts),
+    the other cards shown since the shuffle being ``seen``: the engine deals the last post
+    and applies its rules (an ace to call, a pair or neighbours).  The balance is the
+    starting chips and the pot every seat's ante (Red Dog: each seat's ante riding);
+    ``aces_low`` is the dealer's call under ``aces="dealer-declares"``."""
+    rules = game.rules
+    n = rules.players
+    house = rules.banking == "house"
+    dealer = 0 if house else n - 1  # seat 0 plays first
+    early = tuple(posts[:-1])
+    declared = rules.aces == "dealer-declares"
+    shoe = Shoe.from_seen(rules.decks, [*seen, *early])
+    stand_in = _stand_ins(shoe)  # the later players' cards, for the turn that follows
+    first: tuple[Card | None, ...] = (None,) * n
+    hands: tuple[tuple[Card, ...], ...] = ((),) * n
+    if rules.deal == "first-around":
+        first = (posts[0], *(stand_in[0],) * (n - 1))
+    elif rules.hidden:
+        hands = ((), *(stand_in,) * (n - 1))
+    state = InBetweenState(
+        game=game,
+        phase="common" if house else "deal-post",
+        chips=(max(rules.starting_chips, rules.ante),) * n,
+        shoe=shoe,
+        pot=0 if house else rules.bank if rules.banking == "dealer" else rules.ante * n,
+        bank=rules.bank if house else 0,
+        bets=(rules.ante,) * n if house else (),
+        round=1,
+        dealer=dealer,
+        dealer_round=1,
+        order=round_order(rules, dealer),
+        first=first,
+        hands=hands,
+        posts=early,
+        won=(True,) * n,
+        aces_low=bool(aces_low) if declared else None,
+    )
+    return state._apply(posts[-1])
 
 
 def _stand_ins(shoe: Shoe) -> tuple[Card, Card]:

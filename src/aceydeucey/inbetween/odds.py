@@ -43,13 +43,12 @@ from aceydeucey.cards import Card, remaining
 from aceydeucey.core.errors import ArgumentError
 from aceydeucey.core.game import Action
 from aceydeucey.inbetween import belief
+from aceydeucey.inbetween.actions import decision
 from aceydeucey.inbetween.kelly import Kelly, kelly
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.settle import (
     ACE,
     Call,
-    is_adjacent,
-    is_pair,
     settle,
     stake_limits,
 )
@@ -64,7 +63,6 @@ __all__ = [
     "StakeAdvice",
     "action_values",
     "advise",
-    "bet_odds",
     "decision_odds",
     "default_pot",
     "expected_multiplier",
@@ -344,76 +342,11 @@ class DecisionOdds:
         }
 
 
-def bet_odds(
-    rules: Rules,
-    posts: tuple[int, int],
-    call: Call,
-    left: Mapping[int, int],
-    *,
-    second_gap: bool = False,
-    action: str | None = None,
-    after: str | None = None,
-    gap: int | None = None,
+def _fixed_odds(
+    action: str, posts: tuple[int, int], outcome: str, stakes: int, *, after: str | None = None
 ) -> BetOdds:
-    """The per-chip odds of ``call`` on ``posts`` against the unseen ranks ``left``."""
-    dist = outcome_distribution(rules, posts, call, left, second_gap=second_gap)
-    outcomes = tuple(
-        sorted(((name, m, p) for (name, m), p in dist.items()), key=lambda o: (-o[1], o[0]))
-    )
-    ev = sum((p * m for _, m, p in outcomes), Fraction(0))
-    word = action if action is not None else ("bet" if call == "between" else call)
-    return BetOdds(word, posts, outcomes, ev, after=after, gap=gap)
-
-
-def _trips_odds(rules: Rules, pair: int, left: Mapping[int, int]) -> BetOdds:
-    """Red Dog's pair: the ante wins ``trips_pays`` to 1 on a third card of its rank."""
-    total = sum(left.values())
-    if total == 0:
-        raise ArgumentError("ib_odds.no_cards_left")
-    hit = Fraction(left.get(pair, 0), total)
-    outcomes = ((("trips", rules.trips_pays, hit),) if hit else ()) + (
-        (("push", 0, 1 - hit),) if hit != 1 else ()
-    )
-    return BetOdds("ante", (pair, pair), outcomes, rules.trips_pays * hit)
-
-
-def _fixed_odds(action: str, posts: tuple[int, int], outcome: str, stakes: int) -> BetOdds:
     """A hand whose result is settled by the posts alone (a push, an automatic loss)."""
-    return BetOdds(action, posts, ((outcome, stakes, Fraction(1)),), Fraction(stakes))
-
-
-def _ranks_of(rules: Rules, cards: Sequence[Card], aces_low: bool, ace_low: bool) -> list[int]:
-    ranks = [1 if (aces_low and c.rank == ACE) else c.rank for c in cards]
-    if ace_low and ranks and ranks[0] == ACE:
-        ranks[0] = 1
-    return ranks
-
-
-def _lowered(left: Counter[int], aces_low: bool) -> Counter[int]:
-    """The unseen ranks with every ace counting 1 (the dealer declared aces low)."""
-    if aces_low:
-        left = Counter(left)
-        left[1], left[ACE] = left.get(ACE, 0), 0
-    return left
-
-
-def _calls_for(rules: Rules, posts: tuple[int, int], gap: int = 1) -> list[Call]:
-    if is_pair(posts) and rules.pairs == "higher-lower" and gap == 1:
-        return ["higher", "lower"]
-    return ["between"]
-
-
-def _house_hand(rules: Rules, posts: tuple[int, int], left: Mapping[int, int]) -> DecisionOdds:
-    """Red Dog's common posts: a pair or neighbours play themselves, else stay or raise."""
-    if is_pair(posts):
-        if rules.pairs == "third-card":
-            return DecisionOdds("trips", (_trips_odds(rules, posts[0], left),))
-        return DecisionOdds("push", (_fixed_odds("ante", posts, "push", 0),))
-    if is_adjacent(posts):
-        if rules.adjacent == "lose":
-            return DecisionOdds("lose", (_fixed_odds("ante", posts, "lose", -1),))
-        return DecisionOdds("push", (_fixed_odds("ante", posts, "push", 0),))
-    return DecisionOdds("raise", (bet_odds(rules, posts, "between", left, action="raise"),))
+    return BetOdds(action, posts, ((outcome, stakes, Fraction(1)),), Fraction(stakes), after=after)
 
 
 def posts_odds(
@@ -483,7 +416,8 @@ def _posts_odds(
     call: Call | None = None,
     ace_low: bool | None = None,
 ) -> DecisionOdds:
-    """``posts_odds`` without the stake advice."""
+    """``posts_odds`` without the stake advice: the engine deals the last post to a player
+    (``belief.from_posts``) and says what the posts make of the hand."""
     need = (2, 3) if rules.three_posts else (2,)
     if len(posts) not in need:
         raise ArgumentError(
@@ -492,60 +426,98 @@ def _posts_odds(
     left = unseen_ranks(rules.decks, [*posts, *seen])
     if not any(left.values()):
         raise ArgumentError("ib_odds.no_cards_left")
-    declared = rules.aces == "dealer-declares" and bool(ace_low)
     if ace_low and rules.aces == "high":
         raise ArgumentError("ib_odds.aces_high")
     if ace_low is not None and rules.aces == "first-card" and posts[0].rank != ACE:
         raise ArgumentError("ib_odds.no_first_ace", post=str(posts[0]))
-    left = _lowered(left, declared)
+    state = belief.from_posts(belief.game_of(rules), posts, seen, aces_low=ace_low)
+    seat = 0
+    if state.phase == "deal-post" and rules.three_posts:  # two posts of three: the first
+        state = state._copy(phase="decide")  # gap's odds, before the third post comes
     if rules.banking == "house":
-        ranks = _ranks_of(rules, posts, False, False)
         if call is not None:
             raise ArgumentError("ib_odds.no_call", pairs=rules.pairs)
-        return _house_hand(rules, (ranks[0], ranks[1]), left)
-    if rules.aces == "first-card" and posts[0].rank == ACE and ace_low is None:
-        bets: list[BetOdds] = []
-        for low in (True, False):
-            ranks = _ranks_of(rules, posts, False, low)
-            pair = (ranks[0], ranks[1])
-            label = "ace low" if low else "ace high"
-            policy = _policy(rules, pair)
-            if policy in ("lose", "push"):  # the ante is lost or comes back, no bet
-                stakes = -1 if policy == "lose" else 0
-                fixed = _fixed_odds("ante", pair, policy, stakes)
-                bets.append(dataclasses.replace(fixed, after=label))
-                continue
-            if policy is not None:  # a pair's win or a re-deal: no stake to show
-                continue
-            for c in _calls_for(rules, pair):
-                if call is None or c in (call, "between"):
-                    bets.append(bet_odds(rules, pair, c, left, after=label))
-        return DecisionOdds("ace", tuple(bets))
-    ranks = _ranks_of(rules, posts, declared, bool(ace_low) and rules.aces == "first-card")
-    first = (ranks[0], ranks[1])
-    policy = _policy(rules, first)
-    if policy is not None:
+        return _house_posts(state, seat, posts)
+    if state.phase == "ace":
+        if ace_low is None:
+            return _ace_posts(state, seat, call)
+        state = state._apply(decision("ace low" if ace_low else "ace high"))
+    return _player_posts(state, seat, call)
+
+
+#: The events of a hand the posts settle by themselves, and the decision each names.
+_SETTLED_BY_POSTS = {
+    "redeal": "redeal",
+    "push": "push",
+    "adjacent-loss": "lose",
+    "pair-win": "win",
+    "house-takes": "lose",
+}
+#: What a result fixed by the posts does to the ante (per chip of the ante).
+_FIXED_STAKES = {"lose": -1, "push": 0}
+
+
+def _settled_by_posts(state: InBetweenState) -> str | None:
+    """The pair or neighbour rule the engine applied to the posts (None: none did)."""
+    for ev in (state.event, *state.after):
+        kind = dict(ev).get("kind") if ev else None
+        if kind in _SETTLED_BY_POSTS:
+            return _SETTLED_BY_POSTS[kind]
+    return None
+
+
+def _player_posts(state: InBetweenState, seat: int, call: Call | None) -> DecisionOdds:
+    policy = _settled_by_posts(state)
+    if policy is not None or state.phase != "decide":
         if call is not None:
-            raise ArgumentError("ib_odds.no_call", pairs=rules.pairs)
-        return DecisionOdds(policy)
-    calls = _calls_for(rules, first)
-    if calls != ["between"]:
+            raise ArgumentError("ib_odds.no_call", pairs=state.rules.pairs)
+        return DecisionOdds(policy or "none")
+    per_chip = _call_odds(state, seat)
+    words = list(per_chip)
+    if set(words) == {"higher", "lower"}:
         if call is None:
-            raise ArgumentError("ib_odds.call_needed", posts=" ".join(map(str, posts[:2])))
-        calls = [call]
+            shown = " ".join(map(str, state.posts[:2]))
+            raise ArgumentError("ib_odds.call_needed", posts=shown)
+        words = [call]
     elif call is not None:
-        raise ArgumentError("ib_odds.no_call", pairs=rules.pairs)
-    gaps = [1, 2] if len(ranks) == 3 else [None]
-    out = [bet_odds(rules, first, c, left, gap=gaps[0]) for c in calls]
-    if len(ranks) == 3:
-        out.append(bet_odds(rules, (ranks[1], ranks[2]), "between", left, second_gap=True, gap=2))
+        raise ArgumentError("ib_odds.no_call", pairs=state.rules.pairs)
+    out = [per_chip[w] for w in words]
+    if state.rules.three_posts and len(state.posts) == 3:  # the second gap, after the first
+        second = state._apply(decision("pass"))
+        out.extend(_call_odds(second, seat).values())
     return DecisionOdds("bet", tuple(out))
 
 
-def _policy(rules: Rules, posts: tuple[int, int]) -> str | None:
-    """What a pair or neighbouring posts do by themselves (None: the player decides)."""
-    value = rules.pairs if is_pair(posts) else rules.adjacent if is_adjacent(posts) else "bet"
-    return None if value in ("bet", "higher-lower", "split") else value
+def _ace_posts(state: InBetweenState, seat: int, call: Call | None) -> DecisionOdds:
+    """A first-post ace not yet called: the odds after each call."""
+    bets: list[BetOdds] = []
+    for label, low in (("ace low", True), ("ace high", False)):
+        after = state._apply(decision(label))
+        policy = _settled_by_posts(after)
+        if policy in _FIXED_STAKES:  # the ante is lost or comes back, no bet
+            pair = state._copy(ace_low=low).ranks()
+            stakes = _FIXED_STAKES[policy]
+            bets.append(_fixed_odds("ante", pair, policy, stakes, after=label))
+            continue
+        if policy is not None or after.phase != "decide":
+            continue  # a pair's win or a re-deal: no stake to show
+        for word, bet in _call_odds(after, seat).items():
+            if call is None or word in (call, "bet"):
+                bets.append(dataclasses.replace(bet, after=label))
+    return DecisionOdds("ace", tuple(bets))
+
+
+def _house_posts(state: InBetweenState, seat: int, posts: Sequence[Card]) -> DecisionOdds:
+    """Red Dog's common posts: trips, a push or a loss, or a spread to raise on."""
+    ranks = (posts[0].rank, posts[1].rank)
+    riding = state.rules.ante
+    if state.phase == "house-third":  # a pair: a third card of its rank pays
+        return DecisionOdds("trips", (_settled(state, seat, riding, "ante", ranks),))
+    if state.phase == "raise":
+        stay = state._apply(state.player_actions()[0])
+        return DecisionOdds("raise", (_settled(stay, seat, riding, "raise", ranks),))
+    policy = _settled_by_posts(state) or "push"
+    return DecisionOdds(policy, (_fixed_odds("ante", ranks, policy, _FIXED_STAKES[policy]),))
 
 
 def decision_odds(rules: Rules, observation: Mapping[str, Any]) -> DecisionOdds:
@@ -698,22 +670,21 @@ def _call_odds(state: InBetweenState, seat: int) -> dict[str, BetOdds]:
         word, _, amount = text.partition(" ")
         if word not in ("bet", "higher", "lower") or word in out:
             continue
-        out[word] = _settled(state, seat, action, int(amount), word, posts, gap=gap)
+        out[word] = _settled(state._apply(action), seat, int(amount), word, posts, gap=gap)
     return out
 
 
 def _settled(
-    state: InBetweenState,
+    start: InBetweenState,
     seat: int,
-    action: Action,
     stake: int,
     word: str,
     posts: tuple[int, int],
     *,
     gap: int | None = None,
 ) -> BetOdds:
-    """The per-chip odds of ``action`` (a stake of ``stake``): the outcomes of the settling
-    card, as the engine names and pays them."""
+    """The per-chip odds of a stake of ``stake`` made on the way to ``start``: the outcomes
+    of the settling card, as the engine names and pays them."""
     dist: dict[tuple[str, int], Fraction] = {}
 
     def walk(s: InBetweenState, p: Fraction) -> None:
@@ -733,7 +704,7 @@ def _settled(
         elif not s.is_terminal():  # other seats' raises at Red Dog
             walk(s._apply(s.player_actions()[0]), p)
 
-    walk(state._apply(action), Fraction(1))
+    walk(start, Fraction(1))
     outcomes = tuple(sorted(((n, m, p) for (n, m), p in dist.items()), key=lambda o: (-o[1], o[0])))
     ev = sum((p * m for _, m, p in outcomes), Fraction(0))
     return BetOdds(word, posts, outcomes, ev, gap=gap)
@@ -782,7 +753,7 @@ def _raise_odds(state: InBetweenState, seat: int, legal: Sequence[Action]) -> De
     """Red Dog: the whole bet rides on the common posts (the ante plus any raise)."""
     riding = state.bets[seat]
     stay = legal[0]
-    odds = _settled(state, seat, stay, riding, "raise", state.ranks())
+    odds = _settled(state._apply(stay), seat, riding, "raise", state.ranks())
     values: dict[str, Fraction] = {}
     raises = [0]
     for action in legal:
