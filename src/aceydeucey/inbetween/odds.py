@@ -1,6 +1,9 @@
 """Exact odds of In-Between: the third card's chances and the value of each decision.
 
 Everything is a ``Fraction`` computed from the cards still unseen; simulation only checks it.
+No rule of the game is written here: the odds apply each action to an engine state and
+enumerate ``chance_outcomes()`` until the hand is over (``state_odds``); an observation or
+a set of posts first becomes the engine state the player believes in (``belief``).
 
 One function answers for the decision at hand, for every front end and the EV bot:
 ``decision_odds(rules, observation)`` (a seat's observation, the rules given explicitly)
