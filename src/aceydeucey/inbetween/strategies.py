@@ -33,14 +33,15 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from aceydeucey.cards import Card
 from aceydeucey.core.errors import ArgumentError
 from aceydeucey.core.game import Game
+from aceydeucey.inbetween import belief
 from aceydeucey.inbetween.bots import BOTS, ExpectedValueBot
 from aceydeucey.inbetween.kelly import kelly_stake
-from aceydeucey.inbetween.odds import decision_odds, stake_action, unseen_ranks
+from aceydeucey.inbetween.odds import decision_odds, stake_action
 from aceydeucey.inbetween.rules import Rules
-from aceydeucey.inbetween.settle import ACE, is_pair
+from aceydeucey.inbetween.settle import is_pair
+from aceydeucey.inbetween.shoe import CARDS
 
 __all__ = [
     "ALL_BOTS",
@@ -59,30 +60,26 @@ CAUTIOUS_SPREAD = 8
 CAUTIOUS_SHARE = 20
 
 
-def unseen_and_posts(observation: Mapping[str, Any]) -> tuple[Counter[int], list[int]]:
-    """The ranks still unseen by the seat to act and its posts' ranks, as ``odds`` counts them.
+def unseen_and_posts(
+    rules: Rules, observation: Mapping[str, Any]
+) -> tuple[Counter[int], list[int]]:
+    """The ranks still unseen by the seat to act and its posts' ranks, as they count.
 
-    Every card less those seen and the seat's own face-down cards (when none are left: the
-    used cards less those on the table); a dealer's ``aces low`` makes every ace 1, and a
-    first-post ace called low counts 1.
+    Both come from the engine state the observation describes (``belief``): its stock (the
+    used cards shuffled back where it ran out) and its ranks (a dealer's ``aces low``, a
+    first-post ace called low).
     """
-    seen = [Card.from_text(c) for c in observation["seen"]]
-    hidden_own = [Card.from_text(c) for c in observation.get("hidden_hand", [])]
-    decks = int(observation["decks"])
-    left = unseen_ranks(decks, [*seen, *hidden_own])
-    posts = [Card.from_text(c) for c in observation["posts"]]
-    if not any(left.values()):
-        actor = observation.get("to_act")
-        waiting = [
-            Card.from_text(c) for i, c in enumerate(observation["first_cards"]) if c and i != actor
-        ]
-        left = unseen_ranks(decks, [*posts, *waiting, *hidden_own])
-    ranks = [c.rank for c in posts]
-    if observation.get("aces_low"):
-        left[1], left[ACE] = left.get(ACE, 0), 0
-        ranks = [1 if r == ACE else r for r in ranks]
-    if observation.get("ace_low") and ranks and ranks[0] == ACE:
-        ranks[0] = 1
+    state = belief.from_observation(belief.game_of(rules), observation)
+    left: Counter[int] = Counter()
+    for card, copies in zip(CARDS, state._stock().counts, strict=True):
+        if copies:
+            left[state.rank(card)] += copies
+    posts = state.posts
+    if len(posts) < 2:
+        return left, [state.rank(c) for c in posts]
+    ranks = list(state._copy(gap=1).ranks())
+    if len(posts) > 2:
+        ranks.append(state._copy(gap=2).ranks()[1])
     return left, ranks
 
 
@@ -136,7 +133,9 @@ class CautiousBot:
                 return word
         seat = int(observation["seat"])
         chips = int(observation["chips"][seat])
-        _, ranks = unseen_and_posts(observation)
+        if self.rules is None:
+            raise ArgumentError("bot.not_seated", bot=self.name)
+        _, ranks = unseen_and_posts(self.rules, observation)
         gap = int(observation.get("gap") or 1)
         bets = [_amount(t) for t in legal if t.startswith("bet ")]
         if "pass" in legal and (not bets or len(ranks) < gap + 1):

@@ -56,7 +56,7 @@ class SessionBot(ExpectedValueBot):
         n = rules.players
         seat = int(observation["seat"])
         dealer = int(observation["dealer"])
-        left, ranks = unseen_and_posts(observation)
+        left, ranks = unseen_and_posts(rules, observation)
         cnt = np.zeros(15, dtype=np.int64)
         for rank, copies in left.items():
             cnt[rank] = copies
