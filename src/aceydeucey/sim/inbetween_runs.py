@@ -254,7 +254,7 @@ class Accumulator:
 _CARRY_BITS = 62
 
 
-@njit(cache=True)  # type: ignore[untyped-decorator]
+@njit(cache=True)
 def _batch_totals(
     chips: npt.NDArray[np.int64],
     pot: npt.NDArray[np.int64],
