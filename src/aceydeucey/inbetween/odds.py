@@ -574,7 +574,7 @@ def state_odds(state: InBetweenState, seat: int) -> DecisionOdds:
         bets: list[BetOdds] = []
         for text, action in zip(texts, legal, strict=True):
             after = state._apply(action)
-            values[text] = _gain(after, seat) + _expect(after, seat, _key(state), 0)
+            values[text] = _gain(after, seat) + _expect(after, seat, _key(state), _redealt(after))
             if (
                 after.current_player() == seat
                 and after.phase == "decide"
@@ -594,7 +594,7 @@ def state_odds(state: InBetweenState, seat: int) -> DecisionOdds:
             values[text] = _gain(after, seat) + 2 * hand
         else:
             after = state._apply(action)
-            values[text] = _gain(after, seat) + _expect(after, seat, _key(state), 0)
+            values[text] = _gain(after, seat) + _expect(after, seat, _key(state), _redealt(after))
     advised = _advised(state, seat, per_chip=per_chip, can_pass="pass" in texts)
     return DecisionOdds("bet", tuple(advised), values, forced="pass" not in texts)
 
@@ -630,8 +630,8 @@ def _key(state: InBetweenState) -> tuple[object, ...]:
 
 def _expect(state: InBetweenState, seat: int, key: tuple[object, ...], redeals: int) -> Fraction:
     """The expected chips ``seat``'s hand still moves from ``state`` (see ``state_odds``)."""
-    if state.is_terminal() or _key(state) != key:
-        return Fraction(0)
+    if state.is_terminal() or _key(state) != key or redeals >= 2:
+        return Fraction(0)  # the hand is over (or re-dealt twice in a row: see state_odds)
     if state.is_chance_node():
         dist = state.chance_distribution()
         total = Fraction(0)
@@ -645,7 +645,7 @@ def _expect(state: InBetweenState, seat: int, key: tuple[object, ...], redeals: 
         return total / dist.total
     if state.current_player() != seat:  # another seat's choice moves none of this hand's chips
         after = state._apply(state.player_actions()[0])
-        return _gain(after, seat) + _expect(after, seat, key, redeals)
+        return _gain(after, seat) + _expect(after, seat, key, redeals + _redealt(after))
     best: Fraction | None = None
     per_chip = _call_odds(state, seat)
     for action in state.player_actions():
@@ -656,7 +656,7 @@ def _expect(state: InBetweenState, seat: int, key: tuple[object, ...], redeals: 
             continue  # a split inside a hand's enumeration is not valued (see state_odds)
         else:
             after = state._apply(action)
-            value = _gain(after, seat) + _expect(after, seat, key, redeals)
+            value = _gain(after, seat) + _expect(after, seat, key, redeals + _redealt(after))
         if best is None or value > best:
             best = value
     return best if best is not None else Fraction(0)
