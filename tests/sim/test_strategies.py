@@ -14,14 +14,9 @@ from aceydeucey.core import Seeded, Table
 from aceydeucey.core.errors import ArgumentError, RulesError
 from aceydeucey.inbetween.bots import BOTS
 from aceydeucey.inbetween.rules import PRESET_NAMES, Rules
-from aceydeucey.inbetween.strategies import (
-    STRATEGIES,
-    CautiousBot,
-    KellyBot,
-    SessionBot,
-    kelly_stake,
-)
+from aceydeucey.inbetween.strategies import CautiousBot, KellyBot, kelly_stake
 from aceydeucey.sim.inbetween import STRATEGY_NAMES, check_supported, play_sessions
+from aceydeucey.sim.inbetween_bots import STRATEGIES, SessionBot
 from aceydeucey.sim.inbetween_runs import summarize
 
 

@@ -387,7 +387,7 @@ def play_inbetween(
     from aceydeucey.core.chance import Seeded, SystemChance
     from aceydeucey.core.registry import load_game
     from aceydeucey.core.table import Table
-    from aceydeucey.inbetween.strategies import ALL_BOTS as BOTS
+    from aceydeucey.sim.inbetween_bots import ALL_BOTS as BOTS
 
     lang = resolve_lang(lang)
     resumed: tuple[Record, State] | None = None
@@ -666,8 +666,8 @@ class HumanAgent:
 
 
 def make_bot(kind: str, seed: int | None) -> Any:
-    """A bot of ``kind`` (a key of ``inbetween.strategies.ALL_BOTS``), seeded if it takes one."""
-    from aceydeucey.inbetween.strategies import ALL_BOTS as BOTS
+    """A bot of ``kind`` (a key of ``sim.inbetween_bots.ALL_BOTS``), seeded if it takes one."""
+    from aceydeucey.sim.inbetween_bots import ALL_BOTS as BOTS
 
     cls = BOTS[kind]
     try:

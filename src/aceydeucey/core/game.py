@@ -17,6 +17,7 @@ import bisect
 import functools
 import itertools
 import math
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -408,3 +409,23 @@ class State(ABC):
         Each game overrides this; the envelope keys come from ``observation``.
         """
         raise NotImplementedError(f"{type(self).__name__} does not implement observe()")
+
+    # -- determinisation ------------------------------------------------------
+    def determinisations(self, seat: int | None) -> list[tuple[Self, Fraction]]:
+        """Every state consistent with what ``seat`` sees, with its exact chance.
+
+        Each listed state gives ``seat`` the same ``observation(seat)`` as this one and
+        differs only in what ``seat`` cannot see (other seats' face-down cards, the stock);
+        the chances are chance's own (a fair deal), not conditioned on how the other
+        seats played.  A game of perfect information lists this state alone.  A game
+        with hidden cards may list very many: ``resample`` draws one instead.
+        """
+        self.check_seat(seat)
+        return [(self, Fraction(1))]
+
+    def resample(self, seat: int | None, rng: random.Random) -> Self:
+        """One state drawn from ``determinisations(seat)`` with its chance, using ``rng``
+        (OpenSpiel's ``resample_from_infostate``); this state itself under perfect
+        information."""
+        self.check_seat(seat)
+        return self

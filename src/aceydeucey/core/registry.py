@@ -71,7 +71,7 @@ def load_game(game_id: str, **options: Any) -> Game:
 #: Each game's bots: the module whose ``BOTS`` (or ``ALL_BOTS``) maps a strategy name to a
 #: class taking ``seed``.
 _BOTS: dict[str, str] = {
-    "inbetween": "aceydeucey.inbetween.strategies",
+    "inbetween": "aceydeucey.sim.inbetween_bots",
     "backgammon": "aceydeucey.backgammon.bots",
     "aces-in-the-pot": "aceydeucey.core.agents",
 }

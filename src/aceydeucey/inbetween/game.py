@@ -47,7 +47,8 @@ from aceydeucey.inbetween.actions import Decision
 from aceydeucey.inbetween.phases import CHANCE_PHASES, PUBLIC_PHASE, Phase, PublicPhase
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.settle import Call, worst_loss
-from aceydeucey.inbetween.state import InBetweenState
+from aceydeucey.inbetween.shoe import Shoe
+from aceydeucey.inbetween.state import InBetweenState, advance
 from aceydeucey.inbetween.termination import Termination
 
 __all__ = [
@@ -86,7 +87,21 @@ class InBetweenGame(Game):
         return self.rules.players
 
     def new_initial_state(self) -> InBetweenState:
-        return lifecycle.new_session(self)
+        rules = self.rules
+        n = rules.players
+        house = rules.banking == "house"
+        blank = InBetweenState(
+            game=self,
+            phase="start",
+            chips=(rules.starting_chips,) * n,
+            shoe=Shoe.fresh(rules.decks),
+            bank=rules.bank if house else 0,
+            bets=(0,) * n if house else (),
+            first=(None,) * n,
+            hands=((),) * n,
+            won=(False,) * n,
+        )
+        return advance(lifecycle.open_session(blank))
 
     def make_info(self) -> GameInfo:
         """Fixed facts: seats, zero-sum (not under Red Dog's house), hidden cards, bounds."""

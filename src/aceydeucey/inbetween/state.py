@@ -11,6 +11,7 @@ banking); ``reasons`` says why an action is not legal.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -19,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 from aceydeucey.cards import Card
 from aceydeucey.core.errors import ActionSyntaxError, IllegalActionError
 from aceydeucey.core.game import CHANCE, TERMINAL, Action, Distribution, State
-from aceydeucey.inbetween import house, lifecycle, reasons, turns
+from aceydeucey.inbetween import determinise, house, lifecycle, reasons, turns
 from aceydeucey.inbetween.actions import Decision, decision
-from aceydeucey.inbetween.events import Event, event_dict
+from aceydeucey.inbetween.events import Event, event, event_dict
 from aceydeucey.inbetween.phases import CHANCE_PHASES, PUBLIC_PHASE, Phase, PublicPhase
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.settle import Call, is_pair, stake_limits
@@ -32,7 +33,7 @@ from aceydeucey.inbetween.view import observe, render
 if TYPE_CHECKING:
     from aceydeucey.inbetween.game import InBetweenGame
 
-__all__ = ["InBetweenState"]
+__all__ = ["InBetweenState", "advance"]
 
 
 @dataclass(frozen=True)
@@ -188,13 +189,9 @@ class InBetweenState(State):
     def _apply(self, action: Action) -> InBetweenState:
         fresh = self._copy(event=(), after=())
         if isinstance(action, Card):
-            return _DEALS[self.phase](fresh, action)
+            return advance(_DEALS[self.phase](fresh, action))
         assert isinstance(action, Decision)
-        if self.phase == "declare":
-            return lifecycle.declare(fresh, action)
-        if self.phase == "raise":
-            return house.decide(fresh, action)
-        return turns.decide(fresh, action)
+        return advance(_DECISIONS[self.phase](fresh, action))
 
     def phase_name(self) -> PublicPhase:
         return PUBLIC_PHASE[self.phase]
@@ -266,6 +263,17 @@ class InBetweenState(State):
 
     def __str__(self) -> str:
         return render(self)
+
+    # -- determinisation ------------------------------------------------------------------
+    def determinisations(self, seat: int | None) -> list[tuple[InBetweenState, Fraction]]:
+        """Every arrangement of the cards ``seat`` cannot see, with its exact chance
+        (``determinise``: for small pools; ``resample`` draws one)."""
+        return determinise.determinisations(self, self.check_seat(seat))
+
+    def resample(self, seat: int | None, rng: random.Random) -> InBetweenState:
+        """A state consistent with ``observation(seat)``, the cards ``seat`` cannot see
+        drawn again with ``rng`` (see ``determinise``)."""
+        return determinise.resample(self, self.check_seat(seat), rng)
 
     # -- the deck -------------------------------------------------------------------------
     @property
@@ -387,8 +395,6 @@ class InBetweenState(State):
 
     def move(self, seat: int, delta: int, kind: str, **extra: Any) -> InBetweenState:
         """Move ``delta`` chips from the pot to ``seat`` (negative: into the pot)."""
-        from aceydeucey.inbetween.events import event
-
         chips = put(self.chips, seat, self.chips[seat] + delta)
         return self.evolve(
             chips=chips,
@@ -416,6 +422,15 @@ def put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
 
+def advance(s: InBetweenState) -> InBetweenState:
+    """Continue what a transition left to the dispatcher: a player's turn that begins
+    (the round's lifecycle hands over to ``turns`` here, so neither imports the other)."""
+    while s.phase == "begin-turn":
+        s = turns.begin_turn(s)
+    return s
+
+
+#: The transition of each phase: chance's card, or a seat's decision.
 _DEALS = {
     "draw": lifecycle.deal_draw,
     "deal-first": turns.deal_first,
@@ -427,3 +442,9 @@ _DEALS = {
     "house-third": house.deal_third,
 }
 assert set(_DEALS) == CHANCE_PHASES
+_DECISIONS = {
+    "declare": lifecycle.declare,
+    "raise": house.decide,
+    "ace": turns.decide,
+    "decide": turns.decide,
+}

@@ -24,7 +24,8 @@ Strategies (``STRATEGY_NAMES``), the same decisions as the agents of the same na
 ``random`` (uniform over the legal actions: a pass or each stake), ``ev``
 (``inbetween.bots.ExpectedValueBot``: the largest stake when the exact expected value of
 the cards still in the stock is positive, else a pass), ``kelly``, ``cautious`` and
-``session`` (``inbetween.strategies``; ``session``'s search is in ``inbetween_session``).
+``session`` (``inbetween.strategies``; ``session`` in ``inbetween_bots``, its search in
+``inbetween_session``).
 In a guide session every card dealt is face up, so the cards a counting bot has not seen
 are exactly the stock.
 
@@ -52,6 +53,7 @@ many sessions, their exact totals and the figures: ``sim.inbetween_runs``.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -119,9 +121,14 @@ _CAPS = {"cover": 0, "chips": 1, "none": 2}
 _FIRST_LIMITS = {"pot": 0, "half-pot": 1, "ante": 2}
 
 
+@functools.cache
+def _guide() -> Rules:
+    return Rules.resolve(preset="guide")
+
+
 def check_supported(rules: Rules) -> None:
     """Raise ``RulesError("sim.unsupported_option")`` for an option the kernel does not play."""
-    guide = Rules.resolve(preset="guide")
+    guide = _guide()
     for f in dataclasses.fields(Rules):
         value = getattr(rules, f.name)
         if f.name not in SUPPORTED_OPTIONS and value != getattr(guide, f.name):
