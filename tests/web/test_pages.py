@@ -281,6 +281,8 @@ def test_every_option_preset_and_choice_has_a_players_name(lang: str) -> None:
     words = catalog("web", lang)
     missing = []
     for game in describe_games(lang):
+        if game["id"] not in GAMES:  # a test's toy game may be registered in this process
+            continue
         keys = [f"preset.{game['id']}.{p['name']}" for p in game["presets"]]
         for option in game["options"]:
             if option["preset_key"]:

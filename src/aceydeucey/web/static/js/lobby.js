@@ -131,6 +131,12 @@ function renderPresetHelp() {
   $("preset-rules").href = `/rules/${encodeURIComponent(current.id)}?preset=${encodeURIComponent($("preset").value)}`;
 }
 
+/** The words an option takes beside a number (its JSON schema's constants), and none if nullable. */
+function namedValues(opt) {
+  const words = (opt.schema?.anyOf || []).filter((s) => "const" in s).map((s) => s.const);
+  return opt.nullable ? [...words, null] : words;
+}
+
 function optionInput(opt, helpId) {
   const id = `opt-${opt.name}`;
   const type = String(opt.type || "").toLowerCase();
@@ -140,7 +146,7 @@ function optionInput(opt, helpId) {
   if (SEAT_OPTIONS.has(opt.name)) {
     // every seat by its number from 1, then the option's named choices (a draw, none)
     const seats = [...Array(seatCount()).keys()];
-    const named = opt.choices?.length ? opt.choices : (type.includes("none") ? [null] : []);
+    const named = opt.choices?.length ? opt.choices : namedValues(opt);
     return h("select", common, keep, ...[...seats, ...named].map((c) => h("option", { value: JSON.stringify(c) }, choiceLabel(current.id, opt.name, c))));
   }
   if (Array.isArray(opt.choices) && opt.choices.length) {
