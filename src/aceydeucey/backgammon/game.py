@@ -51,6 +51,7 @@ from aceydeucey.backgammon.generate import (
     listed_play_facts,
     play_facts,
     position_of_board,
+    result_board,
 )
 from aceydeucey.backgammon.moves import explain_steps, match_play
 from aceydeucey.backgammon.notation import (
@@ -62,13 +63,23 @@ from aceydeucey.backgammon.notation import (
     parse_action_text,
 )
 from aceydeucey.backgammon.rules import BackgammonRules
+from aceydeucey.backgammon.turn import (
+    EV_DOUBLE,
+    EV_OPENING,
+    EV_PLAY,
+    EV_ROLL,
+    KINDS,
+    PHASES,
+    PLAY_ENDS,
+    PLAY_FROM_BAR,
+    Fields,
+    TurnSteps,
+)
 from aceydeucey.core.errors import ArgumentError, IllegalActionError, message
 from aceydeucey.core.game import CHANCE, TERMINAL, Action, Distribution, Game, GameInfo, State
 
 __all__ = ["BackgammonGame", "BackgammonState"]
 
-PHASES = ("opening", "roll", "double", "play", "over")
-KINDS = ("", "roll", "named", "complement", "remainder")
 ID_PREFIX = "BG1-"
 
 _ROLLS: list[tuple[Action, Fraction]] = [
@@ -113,6 +124,8 @@ class BackgammonGame(Game):
 
     def __init__(self, rules: BackgammonRules) -> None:
         super().__init__(rules)
+        #: the turn structure's step under these rules (:mod:`.turn`), answers kept
+        self.turns = TurnSteps(rules)
 
     @property
     def num_players(self) -> int:
@@ -144,9 +157,9 @@ class BackgammonGame(Game):
         }[self.rules.start]()
 
     def new_initial_state(self) -> BackgammonState:
-        gate_open = self.rules.entry_gate == "none"
+        phase, mover, dice, kind, chain, gates, extra, winner = self.turns.new_game()
         return BackgammonState(
-            self, "opening", 0, self.start_position(), gates=(gate_open, gate_open)
+            self, phase, mover, self.start_position(), dice, kind, chain, gates, extra, winner
         )
 
     def new_state(
@@ -267,7 +280,7 @@ class BackgammonState(State):
                 dice,
                 rules,
                 cache["gates"][cache["mover"]],
-                rules.bar_reentry_gate == "none" or _is_special(dice),
+                self.game.turns.bar_open(cache["kind"], dice),
             )
         else:
             rules = self.game.rules
@@ -277,14 +290,15 @@ class BackgammonState(State):
                 dice,
                 rules,
                 may_enter=self.gates[self.mover],
-                may_reenter=rules.bar_reentry_gate == "none" or _is_special(dice),
+                may_reenter=self._may_reenter(),
                 board=cache.get("_board"),
             )
         cache["plays"] = plays
         return plays
 
     def _may_reenter(self) -> bool:
-        return self.game.rules.bar_reentry_gate == "none" or _is_special(self.dice)
+        """Whether the dice in hand may bring a checker in from the bar (the bar's gate)."""
+        return self.game.turns.bar_open(self.kind, self.dice)
 
     # -- parsing ---------------------------------------------------------------------
     def parse_action(self, text: str) -> Action:
@@ -400,197 +414,83 @@ class BackgammonState(State):
         if self.phase == "play":
             assert isinstance(action, Play)
             return self._after_play(action, play_facts(action))
-        rules = self.game.rules
         if isinstance(action, Roll):
             return self._rolled(
                 action.dice,
                 (("kind", "roll"), ("seat", self.mover), ("dice", (action.high, action.low))),
             )
+        turns = self.game.turns
         if isinstance(action, Opening):
-            first = action.first
-            start = self.position if first == 0 else self.position.flip()
-            event = (("kind", "opening"), ("dice", (action.die0, action.die1)), ("first", first))
-            if rules.opening == "use_opening_dice":
-                dice = (max(action.die0, action.die1), min(action.die0, action.die1))
-                gates = _open_gate(self.gates, first, dice, rules)
-                return self._evolve(
-                    phase="play",
-                    mover=first,
-                    position=start,
-                    dice=dice,
-                    kind="roll",
-                    gates=gates,
-                    last_event=event,
-                )
-            return self._evolve(phase="roll", mover=first, position=start, last_event=event)
+            event = (
+                ("kind", "opening"),
+                ("dice", (action.die0, action.die1)),
+                ("first", action.first),
+            )
+            fields, turned = turns.after(self._fields(), EV_OPENING, action.die0, action.die1)
+            position = self.position.flip() if turned else self.position
+            return self._with(fields, position=position, last_event=event)
         assert isinstance(action, DoubleChoice)
-        return self._evolve(
-            phase="play",
-            dice=(action.value,) * 4,
-            kind="named",
-            last_event=(("kind", "double"), ("seat", self.mover), ("value", action.value)),
+        fields, _ = turns.after(self._fields(), EV_DOUBLE, action.value)
+        event = (("kind", "double"), ("seat", self.mover), ("value", action.value))
+        return self._with(fields, last_event=event)
+
+    def _fields(self) -> Fields:
+        """The turn's fields (:mod:`.turn`'s record, in the engine's values)."""
+        d = self.__dict__
+        return (
+            d["phase"],
+            d["mover"],
+            d["dice"],
+            d["kind"],
+            d["chain"],
+            d["gates"],
+            d["extra"],
+            d["winner"],
         )
 
     def _rolled(
         self, rolled: tuple[int, ...], event: tuple[tuple[str, Any], ...]
     ) -> BackgammonState:
-        """The play node after the roll of ``rolled`` (the dice in hand)."""
-        mover = self.mover
-        gates = self.gates
-        if not gates[mover]:
-            gates = _open_gate(gates, mover, rolled, self.game.rules)
-        # the hottest transition, written out: _evolve(phase="play", dice=rolled, ...)
-        fields = self.__dict__.copy()
-        fields.pop("plays", None)
-        fields["phase"] = "play"
-        fields["dice"] = rolled
-        fields["kind"] = "roll"
-        fields["gates"] = gates
-        fields["extra"] = False
-        fields["last_event"] = event
-        state: BackgammonState = _new_object(BackgammonState)
-        _set_attribute(state, "__dict__", fields)
-        return state
+        """The play node after the roll of ``rolled`` (the dice in hand, larger first)."""
+        fields, _ = self.game.turns.after(self._fields(), EV_ROLL, rolled[0], rolled[-1])
+        return self._with(fields, last_event=event)
 
     def _after_play(
         self, play: Action, facts: tuple[bool, tuple[int, ...], bytes | None]
     ) -> BackgammonState:
         """The state after ``play``, one of the legal plays, whose ``play_facts`` are
-        ``facts``."""
+        ``facts``: the turn step says what comes next."""
         d = self.__dict__
         mover, kind, dice = d["mover"], d["kind"], d["dice"]
-        ends, unused, board = facts
+        ends, unused, flipped = facts
         # the play itself is kept: its text and hits are written out by observation(); a
         # play's event is kept compact, (PLAY_EVENT, seat, play, dice, dice kind)
         event = (PLAY_EVENT, mover, play, dice, kind)
-        rules = d["game"].rules
-        if (
-            board is not None
-            and kind == "roll"
-            and len(dice) == 2
-            and not ends
-            and not (unused and rules.unplayable_remainder == "to_opponent")
-            and not (dice == (2, 1) and rules.acey_deucey)
-        ):
-            return self._to_opponent(board, event)  # the common case: the opponent rolls
-        assert isinstance(play, Play)
-        chain, gates = d["chain"], d["gates"]
-        if ends:
-            return self._evolve(
-                phase="over", position=play.result, dice=(), kind="", winner=mover, last_event=event
-            )
-        full = not unused
-        if kind == "roll":
-            if rules.acey_deucey and dice == (2, 1):
-                limit = rules.acey_chain_limit
-                # the seed: "if you are unable to use any part of your roll, you forfeit
-                # the rest of your turn": a 1-2 of which nothing is played earns nothing
-                played_some = len(unused) < len(dice)
-                earned = full or (played_some and not rules.acey_requires_both_played)
-                if earned and (limit is None or chain < limit):
-                    return self._evolve(
-                        phase="double",
-                        position=play.result,
-                        dice=(),
-                        kind="",
-                        chain=chain + 1,
-                        last_event=event,
-                    )
-            elif len(dice) == 4:
-                if rules.doubles_plus_complement and full:
-                    return self._evolve(
-                        phase="play",
-                        position=play.result,
-                        dice=(7 - dice[0],) * 4,
-                        kind="complement",
-                        last_event=event,
-                    )
-                if _extra_roll(rules.natural_doubles_extra_roll, full):
-                    return self._evolve(
-                        phase="roll",
-                        position=play.result,
-                        dice=(),
-                        kind="",
-                        extra=True,
-                        last_event=event,
-                    )
-        elif kind == "named":
-            if full or not rules.acey_reroll_requires_full_doubles:
-                return self._evolve(
-                    phase="roll",
-                    position=play.result,
-                    dice=(),
-                    kind="",
-                    extra=True,
-                    last_event=event,
-                )
-        elif kind == "complement":
-            if _extra_roll(rules.natural_doubles_extra_roll, full):
-                return self._evolve(
-                    phase="roll",
-                    position=play.result,
-                    dice=(),
-                    kind="",
-                    extra=True,
-                    last_event=event,
-                )
-        elif kind == "remainder":
-            return self._evolve(
-                phase="roll",
-                position=play.result,
-                dice=(),
-                kind="",
-                chain=0,
-                extra=False,
-                last_event=event,
-            )
-        if not full and rules.unplayable_remainder == "to_opponent":
-            gated = not gates[mover] or (self.position.bar[0] > 0 and not self._may_reenter())
-            if not gated:
-                return self._evolve(
-                    phase="play",
-                    mover=1 - mover,
-                    position=flipped_result(play),
-                    dice=unused,
-                    kind="remainder",
-                    chain=0,
-                    extra=False,
-                    last_event=event,
-                )
-        if board is not None:  # a kernel play: the next state keeps the kernel's board
-            return self._to_opponent(board, event)
-        if not play.moves and "_board" in d:  # a pass: the same board, turned round
-            return self._to_opponent(flipped_board_of(d["_board"]), event)
-        return self._evolve(
-            phase="roll",
-            mover=1 - mover,
-            position=flipped_result(play),
-            dice=(),
-            kind="",
-            chain=0,
-            extra=False,
-            last_event=event,
+        n = len(dice)
+        used = n - len(unused)
+        # a one-die play of two different dice: whether it used the higher
+        high = 1 if used == 1 and n == 2 and unused[0] == dice[1] else 0
+        board = d.get("_board")
+        on_bar = board[_BAR_SLOT] if board is not None else self.position.bar[0]
+        flags = (PLAY_ENDS if ends else 0) | (PLAY_FROM_BAR if on_bar else 0)
+        fields, turned = self.game.turns.after(
+            (d["phase"], mover, dice, kind, d["chain"], d["gates"], d["extra"], d["winner"]),
+            EV_PLAY,
+            used,
+            high,
+            flags,
         )
-
-    def _to_opponent(self, board: bytes, event: tuple[Any, ...]) -> BackgammonState:
-        """The opponent's roll after a kernel play, from its ``board`` (the opponent's side).
-
-        The second hottest transition, written out: ``_evolve(phase="roll", mover=...)``.
-        """
-        fields = self.__dict__.copy()
-        fields.pop("plays", None)
-        fields.pop("position", None)
-        fields["_board"] = board
-        fields["phase"] = "roll"
-        fields["mover"] = 1 - fields["mover"]
-        fields["dice"] = ()
-        fields["kind"] = ""
-        fields["chain"] = 0
-        fields["extra"] = False
-        fields["last_event"] = event
-        state: BackgammonState = _new_object(BackgammonState)
-        _set_attribute(state, "__dict__", fields)
-        return state
+        assert isinstance(play, Play)
+        if flipped is not None:  # a kernel play: the next state keeps the kernel's board
+            return self._with(
+                fields, _board=flipped if turned else result_board(play), last_event=event
+            )
+        if not play.moves and board is not None:  # a pass: the same board
+            return self._with(
+                fields, _board=flipped_board_of(board) if turned else board, last_event=event
+            )
+        position = flipped_result(play) if turned else play.result
+        return self._with(fields, position=position, last_event=event)
 
     def _evolve(
         self,
@@ -607,39 +507,53 @@ class BackgammonState(State):
         winner: int | None = None,
         last_event: tuple[Any, ...] = (),
     ) -> BackgammonState:
-        """This state with the given fields replaced (``None``: unchanged): the one way the
-        engine's transitions build the next state (the same value as the constructor
-        gives, built directly: no ``__init__``, nothing cached copied).
+        """This state with the given fields replaced (``None``: unchanged); see :meth:`_with`."""
+        d = self.__dict__
+        fields: Fields = (
+            phase,
+            d["mover"] if mover is None else mover,
+            d["dice"] if dice is None else dice,
+            d["kind"] if kind is None else kind,
+            d["chain"] if chain is None else chain,
+            d["gates"] if gates is None else gates,
+            d["extra"] if extra is None else extra,
+            d["winner"] if winner is None else winner,
+        )
+        return self._with(fields, position=position, _board=_board, last_event=last_event)
 
-        The position may be given as ``position`` or as ``_board``, the kernel's 32
-        bytes; a state made from a board builds its ``position`` on first access.
-        """
-        fields = self.__dict__.copy()
-        fields.pop("plays", None)  # cached for this state only
-        fields["phase"] = phase
-        fields["last_event"] = last_event
-        if mover is not None:
-            fields["mover"] = mover
+    def _with(
+        self,
+        fields: Fields,
+        *,
+        position: Position | None = None,
+        _board: bytes | None = None,
+        last_event: tuple[Any, ...] = (),
+    ) -> BackgammonState:
+        """This state with the turn's ``fields`` and, when given, a new position (as a
+        ``Position`` or as the kernel's 32 bytes ``_board``, whose ``position`` is built
+        on first access); the same value as the constructor gives, built directly: no
+        ``__init__``, nothing cached copied."""
+        new = self.__dict__.copy()
+        new.pop("plays", None)  # cached for this state only
+        (
+            new["phase"],
+            new["mover"],
+            new["dice"],
+            new["kind"],
+            new["chain"],
+            new["gates"],
+            new["extra"],
+            new["winner"],
+        ) = fields
+        new["last_event"] = last_event
         if position is not None:
-            fields["position"] = position
-            fields.pop("_board", None)
+            new["position"] = position
+            new.pop("_board", None)
         elif _board is not None:
-            fields["_board"] = _board
-            fields.pop("position", None)
-        if dice is not None:
-            fields["dice"] = dice
-        if kind is not None:
-            fields["kind"] = kind
-        if chain is not None:
-            fields["chain"] = chain
-        if gates is not None:
-            fields["gates"] = gates
-        if extra is not None:
-            fields["extra"] = extra
-        if winner is not None:
-            fields["winner"] = winner
+            new["_board"] = _board
+            new.pop("position", None)
         state: BackgammonState = _new_object(BackgammonState)
-        _set_attribute(state, "__dict__", fields)
+        _set_attribute(state, "__dict__", new)
         return state
 
     # -- results --------------------------------------------------------------------
@@ -720,17 +634,9 @@ class BackgammonState(State):
             return True
         if phase != "play":
             return False
-        rules = self.game.rules
-        full = any(not play.unused for play in self.plays)
-        if self.kind == "named":
-            return full or not rules.acey_reroll_requires_full_doubles
-        if self.kind == "roll" and len(self.dice) == 4:
-            if rules.doubles_plus_complement and full:
-                return False  # the complement comes first; its own play decides
-            return _extra_roll(rules.natural_doubles_extra_roll, full)
-        if self.kind == "complement":
-            return _extra_roll(rules.natural_doubles_extra_roll, full)
-        return False
+        used = len(self.dice) - min(len(play.unused) for play in self.plays)
+        fields, turned = self.game.turns.after(self._fields(), EV_PLAY, used)
+        return not turned and fields[0] == "roll" and fields[6]
 
     def phase_name(self) -> str:
         return self.phase
@@ -899,6 +805,8 @@ def render_ascii(state: BackgammonState) -> str:
 
 _new_object = object.__new__
 _set_attribute = object.__setattr__
+#: byte of the mover's checkers on the bar in a kernel board
+_BAR_SLOT = 24
 
 
 def _event_dict(event: tuple[Any, ...]) -> dict[str, Any]:
@@ -919,29 +827,3 @@ def _event_dict(event: tuple[Any, ...]) -> dict[str, Any]:
         out["hits"] = sum(1 for m in play.moves if m.hit)
         out["unused"] = list(play.unused)
     return out
-
-
-def _is_special(dice: tuple[int, ...]) -> bool:
-    """Doubles (rolled or named) or a 1-2: what the LEE gates ask for."""
-    return len(dice) >= 2 and (len(set(dice)) == 1 or tuple(sorted(dice)) == (1, 2))
-
-
-def _open_gate(
-    gates: tuple[bool, bool], seat: int, dice: tuple[int, ...], rules: BackgammonRules
-) -> tuple[bool, bool]:
-    if gates[seat]:
-        return gates
-    gate = rules.entry_gate
-    opens = (
-        gate == "none"
-        or (gate == "doubles_or_acey" and _is_special(dice))
-        or (gate == "doubles_only" and len(dice) == 4)
-        or (gate == "six" and 6 in dice)
-    )
-    if not opens:
-        return gates
-    return (True, gates[1]) if seat == 0 else (gates[0], True)
-
-
-def _extra_roll(setting: str, full: bool) -> bool:
-    return setting == "always" or (setting == "if_fully_played" and full)

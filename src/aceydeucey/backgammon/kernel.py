@@ -73,6 +73,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 from numba import njit
 
+from aceydeucey.backgammon import turn
+from aceydeucey.backgammon.turn import RULE_CODES, code_of
+
 if TYPE_CHECKING:
     from aceydeucey.backgammon.rules import BackgammonRules
 
@@ -102,6 +105,7 @@ __all__ = [
     "move_params",
     "move_params_of",
     "packed_buffer",
+    "turn_step",
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -156,26 +160,6 @@ def move_params(
     params[P_HIGHER_DIE] = int(higher_die)
     params[P_HIT_NEEDS_HOME] = int(hit_needs_home)
     return params
-
-
-#: The one map from option values to the kernels' integer codes (moves and playouts).
-RULE_CODES: dict[str, dict[Any, int]] = {
-    "must_enter_all_before": {
-        "nothing": HOLD_NONE,
-        "passing_opp_12pt": HOLD_PAST_MIDPOINT,
-        "moving_any_entered": HOLD_ALL,
-    },
-    "opening": {"use_opening_dice": 0, "reroll_both_dice": 1},
-    "natural_doubles_extra_roll": {"none": 0, "if_fully_played": 1, "always": 2},
-    "scoring": {"per_checker": 0, "single": 1, "gammons": 2},
-    "entry_gate": {"none": 0, "doubles_or_acey": 1, "doubles_only": 2, "six": 3},
-    "bar_reentry_gate": {"none": 0, "doubles_or_acey": 1},
-}
-
-
-def code_of(rules: BackgammonRules, option: str) -> int:
-    """The kernels' code of ``rules``' value of ``option`` (see :data:`RULE_CODES`)."""
-    return RULE_CODES[option][getattr(rules, option)]
 
 
 def move_params_of(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
@@ -660,6 +644,10 @@ def _generate_packed(buf: Any) -> tuple[int, int]:
     )
     return n, used
 
+
+#: the turn structure's one step, compiled (:func:`aceydeucey.backgammon.turn.step`):
+#: ``turn_step(params, record, event, x, y, z) -> turned``
+turn_step = _kernel_jit(turn.step)
 
 #: the one-buffer kernel: ``generate_packed(buf) -> (n, used)``
 generate_packed = _generate_packed
