@@ -431,8 +431,8 @@ class BackgammonState(State):
             return self._with(fields, position=position, last_event=event)
         assert isinstance(action, DoubleChoice)
         fields, _ = turns.after(self._fields(), EV_DOUBLE, action.value)
-        event = (("kind", "double"), ("seat", self.mover), ("value", action.value))
-        return self._with(fields, last_event=event)
+        named = (("kind", "double"), ("seat", self.mover), ("value", action.value))
+        return self._with(fields, last_event=named)
 
     def _fields(self) -> Fields:
         """The turn's fields (:mod:`.turn`'s record, in the engine's values)."""
