@@ -690,8 +690,13 @@ class BackgammonState(State):
 
     # -- state IDs ------------------------------------------------------------------
     def position_id(self) -> str:
-        """gnubg's Position ID of the position (its second half is the mover, on roll)."""
-        return self.position.position_id()
+        """gnubg's Position ID of the position, from the side on roll (its second half).
+
+        After the game's last play that is the loser, as in gnubg (and OpenSpiel), where
+        the turn passes after every play, the last one included.
+        """
+        position = self.position
+        return (position.flip() if self.phase == "over" else position).position_id()
 
     def state_id(self) -> str:
         """A compact ID that round-trips this state (see the module docstring)."""
