@@ -17,27 +17,20 @@ The dice in hand have a ``kind``: ``roll`` (rolled), ``named`` (the 1-2 bonus),
 ``complement`` (``doubles_plus_complement``) or ``remainder`` (the opponent's
 unplayable dice under ``unplayable_remainder="to_opponent"``).
 
-The state ID (:meth:`BackgammonState.state_id`) is ``BG1-`` followed by the
-unpadded URL-safe base64 of these bytes: phase (0 opening, 1 roll, 2 double,
-3 play, 4 over), mover seat, kind (0 none, 1 roll, 2 named, 3 complement,
-4 remainder), chain (1-2 bonuses taken this turn), flags (bit 0: seat 0 has
-passed the entry gate, bit 1: seat 1 has, bit 2: the coming roll is an extra
-roll of the same turn, bits 4-5: winner + 1), the number of dice in hand and
-the dice, then the 24 points as signed bytes from the mover's side, then bar,
-unentered and off (mover first, then opponent).  It round-trips every state.
+The turn's structure (what follows each roll, double and play) is the turn step
+of :mod:`.turn`; the state ID's codec is :mod:`.state_id`, the plain-text board
+:mod:`.render`.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from aceydeucey.backgammon import generate
+from aceydeucey.backgammon import generate, state_id
 from aceydeucey.backgammon.board import (
     CHECKERS,
     Position,
@@ -62,14 +55,13 @@ from aceydeucey.backgammon.notation import (
     Steps,
     parse_action_text,
 )
+from aceydeucey.backgammon.render import render_ascii
 from aceydeucey.backgammon.rules import BackgammonRules
 from aceydeucey.backgammon.turn import (
     EV_DOUBLE,
     EV_OPENING,
     EV_PLAY,
     EV_ROLL,
-    KINDS,
-    PHASES,
     PLAY_ENDS,
     PLAY_FROM_BAR,
     Fields,
@@ -78,9 +70,8 @@ from aceydeucey.backgammon.turn import (
 from aceydeucey.core.errors import ArgumentError, IllegalActionError, message
 from aceydeucey.core.game import CHANCE, TERMINAL, Action, Distribution, Game, GameInfo, State
 
-__all__ = ["BackgammonGame", "BackgammonState"]
+__all__ = ["BackgammonGame", "BackgammonState", "render_ascii"]
 
-ID_PREFIX = "BG1-"
 
 _ROLLS: list[tuple[Action, Fraction]] = [
     (Roll(a, b), Fraction(1 if a == b else 2, 36)) for a in range(6, 0, -1) for b in range(a, 0, -1)
@@ -699,111 +690,15 @@ class BackgammonState(State):
         return (position.flip() if self.phase == "over" else position).position_id()
 
     def state_id(self) -> str:
-        """A compact ID that round-trips this state (see the module docstring)."""
-        pos = self.position
-        flags = (int(self.gates[0]) | int(self.gates[1]) << 1 | int(self.extra) << 2) | (
-            self.winner + 1
-        ) << 4
-        data = bytes(
-            [
-                PHASES.index(self.phase),
-                self.mover,
-                KINDS.index(self.kind),
-                self.chain,
-                flags,
-                len(self.dice),
-                *self.dice,
-                *(n & 0xFF for n in pos.points),
-                *pos.bar,
-                *pos.unentered,
-                *pos.off,
-            ]
-        )
-        return ID_PREFIX + base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+        """A compact ID that round-trips this state (see :mod:`.state_id`)."""
+        return state_id.encode(self._fields(), self.position)
 
     @classmethod
-    def from_state_id(cls, game: BackgammonGame, state_id: str) -> BackgammonState:
-        """The state of ``state_id``; ActionSyntaxError naming the problem if malformed."""
-        text = state_id.strip()
-        if not text.startswith(ID_PREFIX):
-            raise ArgumentError("bg.state_id.prefix", id=state_id, prefix=ID_PREFIX)
-        body = text[len(ID_PREFIX) :]
-        try:
-            data = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
-        except (binascii.Error, ValueError):
-            raise ArgumentError("bg.state_id.base64", id=state_id) from None
-        if len(data) < 6 or len(data) != 6 + data[5] + 30:
-            raise ArgumentError("bg.state_id.length", id=state_id)
-        phase_i, mover, kind_i, chain, flags, n = data[:6]
-        dice = tuple(data[6 : 6 + n])
-        rest = data[6 + n :]
-        points = tuple(b - 256 if b > 127 else b for b in rest[:24])
-        if phase_i >= len(PHASES) or kind_i >= len(KINDS) or mover > 1:
-            raise ArgumentError("bg.state_id.fields", id=state_id)
-        if any(not 1 <= d <= 6 for d in dice) or n > 4:
-            raise ArgumentError("bg.state_id.dice", id=state_id)
-        position = Position(
-            points, (rest[24], rest[25]), (rest[26], rest[27]), (rest[28], rest[29])
-        )
-        try:
-            position.validate()
-        except ArgumentError as exc:
-            reason = message(exc.code, **exc.params)
-            raise ArgumentError("bg.state_id.position", id=state_id, reason=reason) from None
-        winner = (flags >> 4) - 1
-        if winner not in (-1, 0, 1):
-            raise ArgumentError("bg.state_id.winner", id=state_id)
-        return cls(
-            game,
-            PHASES[phase_i],
-            mover,
-            position,
-            dice,
-            KINDS[kind_i],
-            chain,
-            (bool(flags & 1), bool(flags & 2)),
-            bool(flags & 4),
-            winner,
-        )
-
-
-def render_ascii(state: BackgammonState) -> str:
-    """A plain-text board from the mover's side: X is seat 0, O is seat 1."""
-    pos = state.position
-    marks = ("X", "O") if state.mover == 0 else ("O", "X")
-
-    def cell(point: int) -> str:
-        n = pos.points[point - 1]
-        if n == 0:
-            return "  ."
-        return f"{marks[0] if n > 0 else marks[1]}{abs(n):>2}"
-
-    top = " ".join(f"{p:>3}" for p in range(13, 25))
-    bottom = " ".join(f"{p:>3}" for p in range(12, 0, -1))
-    rules = state.game.rules
-    lines = [
-        f"backgammon ({rules.variant})  seat {state.mover} ({marks[0]}) moves from 24 to 1",
-        " " + top,
-        " " + " ".join(cell(p) for p in range(13, 25)),
-        " " + " ".join(cell(p) for p in range(12, 0, -1)),
-        " " + bottom,
-    ]
-    pips = pos.pip_counts()
-    lines.append(
-        f"bar {marks[0]}{pos.bar[0]} {marks[1]}{pos.bar[1]}   "
-        f"unentered {marks[0]}{pos.unentered[0]} {marks[1]}{pos.unentered[1]}   "
-        f"off {marks[0]}{pos.off[0]} {marks[1]}{pos.off[1]}   "
-        f"pips {marks[0]}{pips[0]} {marks[1]}{pips[1]}"
-    )
-    if state.phase == "play":
-        lines.append(f"to play: {'-'.join(map(str, state.dice))} ({state.kind})")
-    elif state.phase == "double":
-        lines.append("to choose: the double after the 1-2")
-    elif state.phase == "over":
-        lines.append(f"game over: seat {state.winner} wins {state.points_won()}")
-    else:
-        lines.append(f"next: {state.phase}")
-    return "\n".join(lines)
+    def from_state_id(cls, game: BackgammonGame, text: str) -> BackgammonState:
+        """The state of the state ID ``text``; ``ArgumentError`` naming the problem if
+        malformed."""
+        (phase, mover, dice, kind, chain, gates, extra, winner), position = state_id.decode(text)
+        return cls(game, phase, mover, position, dice, kind, chain, gates, extra, winner)
 
 
 # -- helpers ---------------------------------------------------------------------------
