@@ -54,6 +54,7 @@ from aceydeucey.backgammon.notation import (
     Roll,
     Steps,
     parse_action_text,
+    play_steps,
 )
 from aceydeucey.backgammon.render import render_ascii
 from aceydeucey.backgammon.rules import BackgammonRules
@@ -582,7 +583,9 @@ class BackgammonState(State):
         only the side the points are numbered from differs.  ``pending_double`` is
         ``True`` while a double is to be named after a 1-2 and the named double's
         value while it is played; ``reroll_pending`` says whether the same player
-        rolls again after what is being played now.
+        rolls again after what is being played now.  ``play_steps`` (for the seat to
+        play, else empty) gives each legal play's die-by-die steps, so a page draws
+        checkers moving one die at a time without knowing a rule.
         """
         side = 0 if seat is None else seat
         pos = self.view(side)
@@ -607,7 +610,13 @@ class BackgammonState(State):
             "chain": self.chain,
             "entry_gate_passed": [self.gates[side], self.gates[1 - side]],
             "winner": self.winner if phase == "over" else None,
+            "play_steps": self._play_steps() if phase == "play" and side == self.mover else {},
         }
+
+    def _play_steps(self) -> dict[str, list[dict[str, Any]]]:
+        """Each legal play (by its text) as its die-by-die steps, in the order played:
+        ``{"from": 13 | "bar" | "in", "to": 7 | "off", "die": 6, "hit": false}``."""
+        return {str(play): play_steps(play, self.dice) for play in self.plays if play.moves}
 
     def _reroll_pending(self) -> bool:
         """Whether the mover rolls again after what is to be played now.
