@@ -43,6 +43,7 @@ OPTION_VALUES: dict[str, list[Any]] = {
     "natural_doubles_extra_roll": ["if_fully_played", "always"],
     "doubles_plus_complement": [True],
     "unplayable_remainder": ["to_opponent"],
+    "must_use_max_dice": [False],
     "must_play_higher_die": [False],
     "bearoff_rule": ["exact_only"],
     "home_board_frozen": [True],
@@ -150,6 +151,7 @@ def test_engine_playouts_and_trainer_take_the_same_turns(
         ("acey-deucey", {"doubles_plus_complement": True, "acey_doubles_choice": "rolled"}),
         ("classic", {"unplayable_remainder": "to_opponent", "bar_reentry_gate": "doubles_or_acey"}),
         ("dutch", {"entry_gate": "doubles_only", "natural_doubles_extra_roll": "always"}),
+        ("classic", {"must_use_max_dice": False}),
     ],
 )
 def test_the_trainer_plays_the_engines_games_under_options_it_once_refused(
@@ -159,6 +161,21 @@ def test_the_trainer_plays_the_engines_games_under_options_it_once_refused(
     net = shipped(SHIPPED_FOR_SCORING[game.rules.scoring])
     for seed in (1, 2):
         row, events = td.trace_game(net, game.rules, seed)
+        replay(game, row, events)
+
+
+@pytest.mark.parametrize("variant", ["classic", "acey-deucey"])
+def test_the_playouts_play_free_choice_of_dice(variant: str) -> None:
+    # every play of one die or more is open: the simulator's games replay through the
+    # engine, which plays them with the reference generator
+    game = aceydeucey.load_game("backgammon", variant=variant, must_use_max_dice=False)
+    for seed in (1, 2):
+        row, events = playouts.trace_game(
+            _start(game.rules),
+            td.move_params_of(game.rules),
+            playouts.game_params_of(game.rules),
+            seed,
+        )
         replay(game, row, events)
 
 

@@ -23,7 +23,6 @@ from aceydeucey.sim.td import (
     Hyper,
     _choose,
     _Work,
-    check_trainable,
     play_match,
     start_board,
     train,
@@ -78,13 +77,24 @@ def test_resuming_another_variant_is_refused(tmp_path: Path) -> None:
     assert err.value.code == "bg.train.resume_variant"
 
 
-def test_only_free_choice_of_dice_is_refused() -> None:
-    # the move-generation kernel plays as many dice as possible: free choice is refused
-    rules = BackgammonRules.resolve(variant="acey-deucey", must_use_max_dice=False)
-    with pytest.raises(ArgumentError) as err:
-        check_trainable(rules)
-    assert err.value.code == "bg.train.unsupported"
-    assert err.value.params["option"] == "must_use_max_dice"
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("entry_gate", "doubles_only"),
+        ("acey_doubles_choice", "rolled"),
+        ("doubles_plus_complement", True),
+        ("unplayable_remainder", "to_opponent"),
+        ("must_use_max_dice", False),
+    ],
+)
+def test_rules_the_loop_once_refused_train(option: str, value: object) -> None:
+    # every option the game plays trains (these were refused before the turn step)
+    rules = BackgammonRules.resolve(variant="acey-deucey", **{option: value})
+    net = Network.initial("acey-deucey", "points", 8, seed=1)
+    before = net.w1.copy()
+    stats = train_games(net, rules, start_board(rules), 0, 3, 1, Hyper(hidden=8))
+    assert set(stats.rows[:, 0]) <= {0, 1} and stats.mean_decisions > 10
+    assert not np.array_equal(net.w1, before)
 
 
 ROLL_CASES = [(6, 5), (2, 1), (4, 4), (3, 1)]

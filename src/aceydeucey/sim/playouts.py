@@ -183,13 +183,13 @@ def _decide(
     """
     if not may_enter or (board[24] > 0 and not bar_open):
         return 0, 1, 0
-    k, used = _generate(board, dice, params, pos, moves, meta, table, keep, work, aux)
+    k, _ = _generate(board, dice, params, pos, moves, meta, table, keep, work, aux)
     if k <= 0:
         return 0, -1, 0
     pick = keep[np.random.randint(0, k)]
     for i in range(SLOTS):
         board[i] = pos[pick, i]
-    return used, k, meta[pick, 2]
+    return meta[pick, 1], k, meta[pick, 2]
 
 
 @njit(cache=True)

@@ -22,10 +22,8 @@ index ``g``, and game ``g`` draws its dice from its own stream (the seed of
 ``train(N)`` and ``train(N/2)`` resumed for ``N/2`` more give the same weights
 bit for bit.
 
-The loop covers every option the game plays (the turn step's and the move
-generator's); only free choice of how many dice to play
-(``must_use_max_dice=False``), which the move-generation kernel does not serve,
-is refused (``bg.train.unsupported``).
+The loop covers every option the game plays: the turn step's and the move
+generator's (free choice of how many dice to play included).
 """
 
 from __future__ import annotations
@@ -101,7 +99,6 @@ from aceydeucey.sim.playouts import (
 __all__ = [
     "Hyper",
     "TrainStats",
-    "check_trainable",
     "play_match",
     "start_board",
     "trace_game",
@@ -146,16 +143,6 @@ class TrainStats:
         return float(self.rows[:, S_DECISIONS].mean()) if self.games else 0.0
 
 
-def check_trainable(rules: BackgammonRules) -> None:
-    """Refuse rules the training loop does not cover (``bg.train.unsupported``)."""
-    unsupported = {"must_use_max_dice": not rules.must_use_max_dice}
-    for option, bad in unsupported.items():
-        if bad:
-            raise ArgumentError(
-                "bg.train.unsupported", option=option, value=str(getattr(rules, option))
-            )
-
-
 def train_games(
     net: Network,
     rules: BackgammonRules,
@@ -171,7 +158,6 @@ def train_games(
 
     ``on_chunk(done)`` is called after every ``chunk`` games (for progress bars).
     """
-    check_trainable(rules)
     spec = net.spec
     perm, comp, coef = spec.arrays()
     mparams = move_params_of(rules)
@@ -234,7 +220,6 @@ def train(
     ``evaluate`` is called; ``on_games(n)`` reports the games done in this run.
     """
     rules = BackgammonRules.resolve(variant=variant)
-    check_trainable(rules)
     if resume is not None:
         net = Network.load(resume)
         if net.variant != variant:
@@ -301,7 +286,6 @@ def play_match(
     played once with ``net`` in seat 0 and once in seat 1 (the same dice as long as the
     random player's draws do not shift them).  Rows: pair ``i``'s two games side by side.
     """
-    check_trainable(rules)
     spec = net.spec
     if opponent is not None and opponent.outputs != net.outputs:
         raise ArgumentError("bg.net.outputs", first=net.outputs, second=opponent.outputs)
@@ -342,7 +326,6 @@ def trace_game(
     itself (no learning), event by event: ``(stats_row, events)``, the events in the rows
     of :func:`aceydeucey.sim.playouts.trace_game` (a play's ``y`` is -1: the plays open
     are not counted)."""
-    check_trainable(rules)
     spec = net.spec
     perm, comp, coef = spec.arrays()
     work = _Work(0, spec.size)
@@ -423,8 +406,9 @@ def _choose(
 
     Each resulting position is evaluated for the side the turn step says acts next
     (the opponent when the mover changes, with a pending double when the double after
-    a 1-2 comes next); every kept play uses the same number of dice, so one step on a
-    copy of the record (``after``) answers for all.  A closed gate (the mover's entry
+    a 1-2 comes next), by one step on a copy of the record (``after``) for the plays of
+    each number of dice (all of them use the same number unless the dice are freely
+    chosen).  A closed gate (the mover's entry
     gate, or the bar's with a checker on it) leaves only the pass.  Returns
     ``(equity for the mover, dice used, whether a one-die play used the higher die,
     outcome)``: outcome 1 when the best play wins the game, 0 otherwise, -1 on a
@@ -438,6 +422,7 @@ def _choose(
         for i in range(SLOTS):
             pos[0, i] = board[i]
         keep[0] = 0
+        meta[0, 1] = 0
         meta[0, 2] = 0
         k, used = 1, 0
         gated = True
@@ -446,22 +431,28 @@ def _choose(
         gated = False
     if k <= 0:
         return 0.0, 0, 0, -1
-    for i in range(N_TURN):
-        after[i] = turn[i]
-    turn_step(gparams, after, EV_PLAY, used, meta[keep[0], 2], 0)
-    flip = after[T_MOVER] != turn[T_MOVER]
-    pend = 1 if after[T_PHASE] == PH_DOUBLE else 0
     if rand:
         pick = keep[0] if gated else keep[np.random.randint(0, k)]
         row = pos[pick]
         for i in range(SLOTS):
             best_board[i] = row[i]
-        return 0.0, used, meta[pick, 2], 1 if row[28] == 15 else 0
+        return 0.0, meta[pick, 1], meta[pick, 2], 1 if row[28] == 15 else 0
     best = -1e300
     best_outcome = 0
     best_high = 0
+    best_used = used
+    stepped = -1  # the dice used by the plays the step last answered for
+    flip = False
+    pend = 0
     for j in range(k):
         row = pos[keep[j]]
+        if meta[keep[j], 1] != stepped:  # once, unless the dice are freely chosen
+            stepped = meta[keep[j], 1]
+            for i in range(N_TURN):
+                after[i] = turn[i]
+            turn_step(gparams, after, EV_PLAY, stepped, meta[keep[j], 2], 0)
+            flip = after[T_MOVER] != turn[T_MOVER]
+            pend = 1 if after[T_PHASE] == PH_DOUBLE else 0
         if row[28] == 15:
             _won(row, scoring, kind, tmp, res)
             outcome = 1
@@ -477,9 +468,10 @@ def _choose(
             best = eq
             best_outcome = outcome
             best_high = meta[keep[j], 2]
+            best_used = meta[keep[j], 1]
             for i in range(SLOTS):
                 best_board[i] = row[i]
-    return best, used, best_high, best_outcome
+    return best, best_used, best_high, best_outcome
 
 
 @njit(cache=True)
