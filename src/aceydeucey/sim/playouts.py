@@ -263,7 +263,13 @@ def _play_chunk(
     aux = np.zeros(32, dtype=np.int64)
     board = np.zeros(SLOTS, dtype=np.int8)
     other = np.zeros(SLOTS, dtype=np.int8)
-    hand = np.zeros(4, dtype=np.int64)
+    # the dice in hand, one array per count (a slice would be counted by Numba's runtime)
+    hands = (
+        np.zeros(1, dtype=np.int64),
+        np.zeros(2, dtype=np.int64),
+        np.zeros(3, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
+    )
     t = np.zeros(N_TURN, dtype=np.int64)
     named_is_decision = gparams[G_NAMED] == 1
     for g in range(first_game, end_game):
@@ -310,11 +316,12 @@ def _play_chunk(
                 turn_step(gparams, t, EV_DOUBLE, named, 0, 0)
             elif phase == PH_PLAY:
                 n = t[T_N]
+                hand = hands[n - 1]
                 for i in range(n):
                     hand[i] = t[T_DICE + i]
                 from_bar = PLAY_FROM_BAR if board[24] > 0 else 0
                 used, k, high = _decide(
-                    board, hand[:n], t[T_GATE + seat] == 1, t[T_BAR_OPEN] == 1, mparams,
+                    board, hand, t[T_GATE + seat] == 1, t[T_BAR_OPEN] == 1, mparams,
                     pos, moves, meta, table, keep, work, aux,
                 )  # fmt: skip
                 decisions += 1
