@@ -444,8 +444,20 @@ class BackgammonState(State):
         self, rolled: tuple[int, ...], event: tuple[tuple[str, Any], ...]
     ) -> BackgammonState:
         """The play node after the roll of ``rolled`` (the dice in hand, larger first)."""
-        fields, _ = self.game.turns.after(self._fields(), EV_ROLL, rolled[0], rolled[-1])
-        return self._with(fields, last_event=event)
+        d = self.__dict__
+        key = (
+            d["phase"], d["mover"], d["dice"], d["kind"], d["chain"], d["gates"], d["extra"],
+            d["winner"], EV_ROLL, rolled[0], rolled[-1], 0,
+        )  # fmt: skip
+        updates, _ = self.game.turns.answer(key)
+        # the hottest transition, written out (see _with)
+        new = d.copy()
+        new.pop("plays", None)
+        new.update(updates)
+        new["last_event"] = event
+        state: BackgammonState = _new_object(BackgammonState)
+        _set_attribute(state, "__dict__", new)
+        return state
 
     def _after_play(
         self, play: Action, facts: tuple[bool, tuple[int, ...], bytes | None]
@@ -464,25 +476,28 @@ class BackgammonState(State):
         high = 1 if used == 1 and n == 2 and unused[0] == dice[1] else 0
         board = d.get("_board")
         on_bar = board[_BAR_SLOT] if board is not None else self.position.bar[0]
-        flags = (PLAY_ENDS if ends else 0) | (PLAY_FROM_BAR if on_bar else 0)
-        fields, turned = self.game.turns.after(
-            (d["phase"], mover, dice, kind, d["chain"], d["gates"], d["extra"], d["winner"]),
-            EV_PLAY,
-            used,
-            high,
-            flags,
-        )
+        key = (
+            d["phase"], mover, dice, kind, d["chain"], d["gates"], d["extra"], d["winner"],
+            EV_PLAY, used, high, (PLAY_ENDS if ends else 0) | (PLAY_FROM_BAR if on_bar else 0),
+        )  # fmt: skip
+        updates, turned = self.game.turns.answer(key)
+        new = d.copy()
+        new.pop("plays", None)
+        new.update(updates)
+        new["last_event"] = event
         assert isinstance(play, Play)
         if flipped is not None:  # a kernel play: the next state keeps the kernel's board
-            return self._with(
-                fields, _board=flipped if turned else result_board(play), last_event=event
-            )
-        if not play.moves and board is not None:  # a pass: the same board
-            return self._with(
-                fields, _board=flipped_board_of(board) if turned else board, last_event=event
-            )
-        position = flipped_result(play) if turned else play.result
-        return self._with(fields, position=position, last_event=event)
+            new["_board"] = flipped if turned else result_board(play)
+            new.pop("position", None)
+        elif not play.moves and board is not None:  # a pass: the same board
+            new["_board"] = flipped_board_of(board) if turned else board
+            new.pop("position", None)
+        else:
+            new["position"] = flipped_result(play) if turned else play.result
+            new.pop("_board", None)
+        state: BackgammonState = _new_object(BackgammonState)
+        _set_attribute(state, "__dict__", new)
+        return state
 
     def _evolve(
         self,
@@ -610,7 +625,7 @@ class BackgammonState(State):
             "chain": self.chain,
             "entry_gate_passed": [self.gates[side], self.gates[1 - side]],
             "winner": self.winner if phase == "over" else None,
-            "play_steps": self._play_steps() if phase == "play" and side == self.mover else {},
+            "play_steps": self._play_steps() if phase == "play" and seat == self.mover else {},
         }
 
     def _play_steps(self) -> dict[str, list[dict[str, Any]]]:

@@ -366,20 +366,25 @@ def step(gp: Any, t: Any, event: int, x: int, y: int, z: int) -> int:
 
 #: the engine's view of a record: (phase, mover, dice, kind, chain, gates, extra, winner)
 Fields = tuple[str, int, tuple[int, ...], str, int, tuple[bool, bool], bool, int]
+#: the state's attribute names of those fields, in that order
+FIELD_NAMES = ("phase", "mover", "dice", "kind", "chain", "gates", "extra", "winner")
 
 
 class TurnSteps:
     """:func:`step` for one set of rules on the engine's field values, each answer kept.
 
     A game meets few distinct situations (the record and the event), so after the
-    first games every transition of the engine is one dictionary look-up.
+    first games every transition of the engine is one dictionary look-up:
+    :meth:`answer` takes the flat key ``(*fields, event, x, y, z)`` and gives the
+    fields after the event as a dictionary of the state's attributes, and whether
+    the mover changed.
     """
 
     __slots__ = ("_hands", "_memo", "codes")
 
     def __init__(self, rules: BackgammonRules) -> None:
         self.codes = rule_codes(rules)
-        self._memo: dict[tuple[Any, ...], tuple[Fields, bool]] = {}
+        self._memo: dict[tuple[Any, ...], tuple[dict[str, Any], bool]] = {}
         self._hands: dict[tuple[str, tuple[int, ...]], bool] = {}
 
     def new_game(self) -> Fields:
@@ -390,15 +395,21 @@ class TurnSteps:
         self, fields: Fields, event: int, x: int = 0, y: int = 0, z: int = 0
     ) -> tuple[Fields, bool]:
         """``(the fields after event, whether the mover changed)``."""
-        key = (fields, event, x, y, z)
+        updates, turned = self.answer((*fields, event, x, y, z))
+        return tuple(updates[name] for name in FIELD_NAMES), turned
+
+    def answer(self, key: tuple[Any, ...]) -> tuple[dict[str, Any], bool]:
+        """The answer to the flat key ``(*fields, event, x, y, z)``: the fields after the
+        event, by the state's attribute names, and whether the mover changed."""
         known = self._memo.get(key)
         if known is not None:
             return known
+        fields: Fields = key[:8]
         t = record_of(fields)
         if fields[0] == "play":  # the dice in hand's own facts, as when they came
             t[T_BAR_OPEN] = int(self.bar_open(fields[3], fields[2]))
-        turned = step(self.codes, t, event, x, y, z)
-        answer = (fields_of(t), bool(turned))
+        turned = step(self.codes, t, *key[8:])
+        answer = (dict(zip(FIELD_NAMES, fields_of(t), strict=True)), bool(turned))
         if len(self._memo) >= 65_536:
             self._memo.clear()
         self._memo[key] = answer
