@@ -6,15 +6,35 @@ state's ``__str__``, for logs, doctests and debugging.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from aceydeucey.backgammon.game import BackgammonState
+from aceydeucey.backgammon.board import Position
 
 __all__ = ["render_ascii"]
 
 
-def render_ascii(state: BackgammonState) -> str:
+class Drawn(Protocol):
+    """What the board is drawn from: a backgammon state (the game module is not imported
+    here, so that this module and the state's do not import each other)."""
+
+    @property
+    def game(self) -> Any: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def mover(self) -> int: ...
+    @property
+    def position(self) -> Position: ...
+    @property
+    def dice(self) -> tuple[int, ...]: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def winner(self) -> int: ...
+    def points_won(self) -> int: ...
+
+
+def render_ascii(state: Drawn) -> str:
     """A plain-text board from the mover's side: X is seat 0, O is seat 1."""
     pos = state.position
     marks = ("X", "O") if state.mover == 0 else ("O", "X")
