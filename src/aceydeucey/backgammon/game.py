@@ -66,6 +66,7 @@ from aceydeucey.backgammon.turn import (
     PLAY_ENDS,
     PLAY_FROM_BAR,
     Fields,
+    TurnNode,
     TurnSteps,
 )
 from aceydeucey.core.errors import ArgumentError, IllegalActionError, message
@@ -272,7 +273,7 @@ class BackgammonState(State):
                 dice,
                 rules,
                 cache["gates"][cache["mover"]],
-                self.game.turns.bar_open(cache["kind"], dice),
+                (cache.get("_turn") or self._turn_node()).bar_open,
             )
         else:
             rules = self.game.rules
@@ -426,6 +427,12 @@ class BackgammonState(State):
         named = (("kind", "double"), ("seat", self.mover), ("value", action.value))
         return self._with(fields, last_event=named)
 
+    def _turn_node(self) -> TurnNode:
+        """The turn's node of this state (kept in the state once made)."""
+        node = self.game.turns.node(self._fields())
+        self.__dict__["_turn"] = node
+        return node
+
     def _fields(self) -> Fields:
         """The turn's fields (:mod:`.turn`'s record, in the engine's values)."""
         d = self.__dict__
@@ -445,15 +452,14 @@ class BackgammonState(State):
     ) -> BackgammonState:
         """The play node after the roll of ``rolled`` (the dice in hand, larger first)."""
         d = self.__dict__
-        key = (
-            d["phase"], d["mover"], d["dice"], d["kind"], d["chain"], d["gates"], d["extra"],
-            d["winner"], EV_ROLL, rolled[0], rolled[-1], 0,
-        )  # fmt: skip
-        updates, _ = self.game.turns.answer(key)
+        node = d.get("_turn") or self._turn_node()
+        known = node.next.get((EV_ROLL, rolled[0], rolled[-1], 0))
+        if known is None:
+            known = self.game.turns.answer(node, EV_ROLL, rolled[0], rolled[-1])
         # the hottest transition, written out (see _with)
         new = d.copy()
         new.pop("plays", None)
-        new.update(updates)
+        new.update(known[0])
         new["last_event"] = event
         state: BackgammonState = _new_object(BackgammonState)
         _set_attribute(state, "__dict__", new)
@@ -476,11 +482,12 @@ class BackgammonState(State):
         high = 1 if used == 1 and n == 2 and unused[0] == dice[1] else 0
         board = d.get("_board")
         on_bar = board[_BAR_SLOT] if board is not None else self.position.bar[0]
-        key = (
-            d["phase"], mover, dice, kind, d["chain"], d["gates"], d["extra"], d["winner"],
-            EV_PLAY, used, high, (PLAY_ENDS if ends else 0) | (PLAY_FROM_BAR if on_bar else 0),
-        )  # fmt: skip
-        updates, turned = self.game.turns.answer(key)
+        flags = (PLAY_ENDS if ends else 0) | (PLAY_FROM_BAR if on_bar else 0)
+        node = d.get("_turn") or self._turn_node()
+        known = node.next.get((EV_PLAY, used, high, flags))
+        if known is None:
+            known = self.game.turns.answer(node, EV_PLAY, used, high, flags)
+        updates, turned = known
         new = d.copy()
         new.pop("plays", None)
         new.update(updates)
@@ -542,6 +549,7 @@ class BackgammonState(State):
         ``__init__``, nothing cached copied."""
         new = self.__dict__.copy()
         new.pop("plays", None)  # cached for this state only
+        new.pop("_turn", None)  # the node of the fields replaced
         (
             new["phase"],
             new["mover"],

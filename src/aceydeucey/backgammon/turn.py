@@ -82,6 +82,7 @@ __all__ = [
     "PLAY_ENDS",
     "PLAY_FROM_BAR",
     "RULE_CODES",
+    "TurnNode",
     "TurnSteps",
     "code_of",
     "game_params",
@@ -370,49 +371,80 @@ Fields = tuple[str, int, tuple[int, ...], str, int, tuple[bool, bool], bool, int
 FIELD_NAMES = ("phase", "mover", "dice", "kind", "chain", "gates", "extra", "winner")
 
 
+class TurnNode:
+    """One situation of the turn (the engine's fields, interned per rules) and the answers
+    of the step from it, by event: what the engine's states keep, so that a transition
+    is one look-up by ``(event, x, y, z)``.  Pickled as its fields alone."""
+
+    __slots__ = ("bar_open", "fields", "next")
+
+    def __init__(self, fields: Fields, bar_open: bool) -> None:
+        self.fields = fields
+        #: whether the dice in hand may bring a checker in from the bar
+        self.bar_open = bar_open
+        #: (event, x, y, z) -> (the state's attributes after it, mover changed)
+        self.next: dict[tuple[int, int, int, int], tuple[dict[str, Any], bool]] = {}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (TurnNode, (self.fields, self.bar_open))
+
+
 class TurnSteps:
     """:func:`step` for one set of rules on the engine's field values, each answer kept.
 
     A game meets few distinct situations (the record and the event), so after the
-    first games every transition of the engine is one dictionary look-up:
-    :meth:`answer` takes the flat key ``(*fields, event, x, y, z)`` and gives the
-    fields after the event as a dictionary of the state's attributes, and whether
-    the mover changed.
+    first games every transition of the engine is one dictionary look-up: a state
+    keeps its :class:`TurnNode` (``_turn``), and :meth:`answer` gives the state's
+    attributes after an event (the next node among them) and whether the mover
+    changed.
     """
 
-    __slots__ = ("_hands", "_memo", "codes")
+    __slots__ = ("_hands", "_nodes", "codes")
 
     def __init__(self, rules: BackgammonRules) -> None:
         self.codes = rule_codes(rules)
-        self._memo: dict[tuple[Any, ...], tuple[dict[str, Any], bool]] = {}
+        self._nodes: dict[Fields, TurnNode] = {}
         self._hands: dict[tuple[str, tuple[int, ...]], bool] = {}
 
     def new_game(self) -> Fields:
         """The fields of a new game (before the roll-off)."""
         return self.after(("opening", 0, (), "", 0, (False, False), False, -1), EV_NEW)[0]
 
+    def node(self, fields: Fields) -> TurnNode:
+        """The interned node of ``fields``."""
+        node = self._nodes.get(fields)
+        if node is None:
+            if len(self._nodes) >= 65_536:
+                self._nodes.clear()
+            bar_open = fields[0] == "play" and self.bar_open(fields[3], fields[2])
+            node = self._nodes[fields] = TurnNode(fields, bar_open)
+        return node
+
     def after(
         self, fields: Fields, event: int, x: int = 0, y: int = 0, z: int = 0
     ) -> tuple[Fields, bool]:
         """``(the fields after event, whether the mover changed)``."""
-        updates, turned = self.answer((*fields, event, x, y, z))
-        return tuple(updates[name] for name in FIELD_NAMES), turned
+        updates, turned = self.answer(self.node(fields), event, x, y, z)
+        node: TurnNode = updates["_turn"]
+        return node.fields, turned
 
-    def answer(self, key: tuple[Any, ...]) -> tuple[dict[str, Any], bool]:
-        """The answer to the flat key ``(*fields, event, x, y, z)``: the fields after the
-        event, by the state's attribute names, and whether the mover changed."""
-        known = self._memo.get(key)
+    def answer(
+        self, node: TurnNode, event: int, x: int = 0, y: int = 0, z: int = 0
+    ) -> tuple[dict[str, Any], bool]:
+        """The step from ``node``: the state's attributes after the event (the turn's
+        fields by name, and ``_turn``, the next node) and whether the mover changed."""
+        key = (event, x, y, z)
+        known = node.next.get(key)
         if known is not None:
             return known
-        fields: Fields = key[:8]
-        t = record_of(fields)
-        if fields[0] == "play":  # the dice in hand's own facts, as when they came
-            t[T_BAR_OPEN] = int(self.bar_open(fields[3], fields[2]))
-        turned = step(self.codes, t, *key[8:])
-        answer = (dict(zip(FIELD_NAMES, fields_of(t), strict=True)), bool(turned))
-        if len(self._memo) >= 65_536:
-            self._memo.clear()
-        self._memo[key] = answer
+        t = record_of(node.fields)
+        t[T_BAR_OPEN] = int(node.bar_open)  # the dice in hand's own fact
+        turned = step(self.codes, t, event, x, y, z)
+        fields = fields_of(t)
+        updates: dict[str, Any] = dict(zip(FIELD_NAMES, fields, strict=True))
+        updates["_turn"] = self.node(fields)
+        answer = (updates, bool(turned))
+        node.next[key] = answer
         return answer
 
     def bar_open(self, kind: str, dice: tuple[int, ...]) -> bool:
