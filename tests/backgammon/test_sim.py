@@ -160,9 +160,10 @@ def test_threads_play_the_same_games() -> None:
     assert np.array_equal(serial[:40], raw_playouts(rules, 40, seed=4))
 
 
-def test_unsupported_option_is_named() -> None:
-    with pytest.raises(RulesError, match="must_use_max_dice"):
-        simulate("acey-deucey", games=10, must_use_max_dice=False)
+def test_free_choice_of_dice_is_simulated() -> None:
+    # every option the engine plays is simulated (free choice of dice once was refused)
+    summary = simulate("acey-deucey", games=10, seed=1, must_use_max_dice=False)
+    assert sum(summary.wins) == 10
 
 
 def test_bad_arguments_are_refused() -> None:

@@ -521,7 +521,7 @@ _PATH_ROW = struct.Struct("12b").unpack_from
 #: bytes of the one-buffer kernel's header: the board (``SLOTS``), the dice up to
 #: ``_HEAD``, the parameters up to ``_HEAD_END`` (``kernel.HEAD_*``, checked on loading)
 _HEAD = SLOTS + 4
-_HEAD_END = _HEAD + 6
+_HEAD_END = _HEAD + 7
 #: a hand of dice for the kernel: (the dice high to low, the header's bytes after the
 #: board, and the dice left unplayed by a play of ``used`` dice, indexed by ``used``:
 #: (if it used the higher die, otherwise))

@@ -15,90 +15,7 @@ let turn = { key: "", steps: [], selected: null };
 let last = null;
 const again = () => render(last.board, last.controls, last.view);
 
-// -- notation: plays into single-die steps --------------------------------------------------
-
-function pointValue(p) { return p === "in" || p === "bar" ? 25 : p === "off" ? 0 : Number(p); }
-
-// Parse "in/23(2) 13/7*/1" into moves [{from, to, hit}] (counts expanded).
-export function parsePlay(text) {
-  if (!text || text === "pass") return [];
-  const moves = [];
-  for (const token of text.trim().split(/\s+/)) {
-    const m = /^(.*?)(?:\((\d+)\))?$/.exec(token);
-    const count = m[2] ? Number(m[2]) : 1;
-    const path = m[1].split("/").map((x) => x.replace("*", "").toLowerCase());
-    const hits = m[1].split("/").map((x) => x.endsWith("*"));
-    for (let c = 0; c < count; c += 1) {
-      for (let i = 0; i + 1 < path.length; i += 1) {
-        const from = path[i] === "b" ? "bar" : path[i];
-        const to = path[i + 1] === "o" ? "off" : path[i + 1];
-        moves.push({ from: /^\d+$/.test(from) ? Number(from) : from, to: /^\d+$/.test(to) ? Number(to) : to, hit: hits[i + 1] });
-      }
-    }
-  }
-  return moves;
-}
-
-function permutations(items) {
-  if (items.length <= 1) return [items];
-  const out = [];
-  items.forEach((x, i) => { for (const rest of permutations([...items.slice(0, i), ...items.slice(i + 1)])) out.push([x, ...rest]); });
-  return out;
-}
-
-function subsets(indices) {
-  const out = [];
-  for (let mask = 1; mask < 1 << indices.length; mask += 1) out.push(indices.filter((_, i) => mask & (1 << i)));
-  return out.sort((a, b) => a.length - b.length);
-}
-
-/** The single-die steps of one move using some of `dice` (indices into it), or null. */
-function moveSteps(move, dice, free, points) {
-  const start = pointValue(move.from);
-  const end = pointValue(move.to);
-  for (const subset of subsets(free)) {
-    const values = subset.map((i) => dice[i]);
-    const sum = values.reduce((a, b) => a + b, 0);
-    const dist = start - end;
-    if (!(sum === dist || (move.to === "off" && sum > dist && sum - Math.max(...values) < dist))) continue;
-    for (const order of permutations(subset)) {
-      let at = start;
-      const steps = [];
-      let ok = true;
-      order.forEach((i, k) => {
-        const last = k === order.length - 1;
-        const next = last ? end : at - dice[i];
-        if (!last) {
-          const count = points[next - 1] ?? 0;
-          if (next < 1 || count <= -2 || count === -1) ok = false;
-        }
-        steps.push({ from: k === 0 ? move.from : at, to: last ? move.to : next, die: dice[i] });
-        at = next;
-      });
-      if (ok) return { steps, used: order };
-    }
-  }
-  return null;
-}
-
-/** A whole play as single-die steps (from, to, die), or null where the dice do not cover it. */
-export function playSteps(text, dice, points) {
-  const moves = parsePlay(text);
-  const search = (k, free) => {
-    if (k === moves.length) return [];
-    const tried = [];
-    // try every way of covering this move before giving up
-    for (const subset of subsets(free)) {
-      const result = moveSteps(moves[k], dice, subset, points);
-      if (!result || tried.includes(result.used.slice().sort().join())) continue;
-      tried.push(result.used.slice().sort().join());
-      const rest = search(k + 1, free.filter((i) => !result.used.includes(i)));
-      if (rest) return [...result.steps, ...rest];
-    }
-    return null;
-  };
-  return search(0, dice.map((_, i) => i));
-}
+// -- the plays' die-by-die steps, as the observation gives them (obs.play_steps) --------------
 
 const same = (a, b) => String(a.from) === String(b.from) && String(a.to) === String(b.to);
 
@@ -130,7 +47,7 @@ function position(obs, steps) {
     else pos.points[st.from - 1] -= 1;
     if (st.to === "off") pos.off[0] += 1;
     else {
-      if (pos.points[st.to - 1] === -1) { pos.points[st.to - 1] = 0; pos.bar[1] += 1; }
+      if (st.hit) { pos.points[st.to - 1] = 0; pos.bar[1] += 1; }
       pos.points[st.to - 1] += 1;
     }
   }
@@ -276,7 +193,8 @@ export function render(board, controls, view) {
   if (turn.key !== key) turn = { key, steps: [], selected: null };
   const dice = (obs.dice || []).map(Number);
   const playing = view.mine && isPlayList(legal);
-  const plays = playing ? legal.filter((a) => a.includes("/")).map((text) => ({ text, steps: playSteps(text, dice, obs.points || []) })) : [];
+  const steps = obs.play_steps || {};
+  const plays = playing ? legal.filter((a) => a.includes("/")).map((text) => ({ text, steps: steps[text] || null })) : [];
   const left = candidates(plays, turn.steps);
   const sources = new Set();
   const targets = new Set();
