@@ -175,7 +175,7 @@ def test_hot_seat_rejects_an_illegal_play_then_lists_and_accepts_a_legal_one(
         str(path),
         stdin=f"13/7\nlist\n{legal[0]}\n",
     )
-    assert code == 0, output
+    assert code == 1, output  # the input ended before the game: saved, and a failure
     assert "13/7: no checker on point 13" in output
     assert "Try again" in output
     listed = output.split(f"Legal plays ({len(legal)}):", 1)
@@ -205,11 +205,11 @@ def test_a_syntax_error_is_explained(tmp_path: Path) -> None:
     assert "not on the board" in output
 
 
-def test_human_against_bot_stops_cleanly_on_end_of_input(tmp_path: Path) -> None:
+def test_human_against_bot_end_of_input_saves_unfinished_and_fails(tmp_path: Path) -> None:
     path = tmp_path / "partial.json"
     code, output = run("play", "backgammon", "--seed", "5", "--record", str(path), stdin="")
-    assert code == 0, output
-    assert "Game stopped" in output
+    assert code == 1, output
+    assert "Game stopped" in output and "input ended before the game did" in output
     record = Record.load(path)
     assert record.players == ["You", "Bot 1 (greedy)"]
     assert not replay(record).is_terminal()
@@ -362,7 +362,7 @@ def test_resume_continues_an_unfinished_game(tmp_path: Path) -> None:
     code, _ = run(
         "play", "backgammon", "--hot-seat", "--seed", "7", "--record", str(path), stdin="1\n"
     )
-    assert code == 0
+    assert code == 1  # input ended: saved unfinished
     before = Record.load(path)
     assert legal[0] in before.actions and not replay(before).is_terminal()
     later = tmp_path / "second.json"
@@ -376,7 +376,7 @@ def test_resume_continues_an_unfinished_game(tmp_path: Path) -> None:
         str(later),
         stdin="1\n1\n",
     )
-    assert code == 0, output
+    assert code == 1, output  # two plays, then the input ends: saved unfinished
     assert "Continuing the game" in output
     after = Record.load(later)
     assert after.actions[: len(before.actions)] == before.actions

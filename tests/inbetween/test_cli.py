@@ -28,6 +28,7 @@ from aceydeucey.cli.inbetween_ui import (
     final_view,
     table_view,
 )
+from aceydeucey.core.record import Record, replay
 from aceydeucey.inbetween.rules import InBetweenRules, Rules
 
 runner = CliRunner()
@@ -599,6 +600,9 @@ def test_quit_shows_the_standings_and_resume_continues(tmp_path: Path) -> None:
     )
     assert code == 0, out
     assert f"Resuming {path}" in flat(out)
+    # The table is drawn once on resuming (the seat's prompt draws it), not twice.
+    resumed = out.split("Resuming", 1)[1].split("Your turn", 1)[0]
+    assert resumed.count("╭─ In-Between") == 1, resumed
     finished = json.loads(done.read_text(encoding="utf-8"))
     assert finished["actions"][: len(saved["actions"])] == saved["actions"]
     assert finished["result"]["terminal"] is True
@@ -653,11 +657,22 @@ def test_quit_saves_an_unfinished_record(tmp_path: Path) -> None:
     assert code == 0 and json.loads(out)["terminal"] is False
 
 
-def test_end_of_input_stops_like_quit(tmp_path: Path) -> None:
-    # No input at all: the prompt meets the end of stdin and the game stops cleanly.
+def test_end_of_input_saves_the_game_unfinished_and_fails(tmp_path: Path) -> None:
+    # No input at all: the prompt meets the end of stdin. The game is saved, unfinished,
+    # and the command fails (exit 1) saying so: a script never mistakes it for a finish.
     code, out, path = _human_game(tmp_path, [])
-    assert code == 0 and path.is_file()
+    assert code == 1 and path.is_file()
     assert "Game stopped before the end." in out
+    assert "input ended before the game did" in out and "--resume" in out
+    assert not replay(Record.load(path)).is_terminal()
+    assert "★" not in out  # an unfinished game has no winner to star
+
+
+def test_quit_stars_no_winner_of_an_unfinished_game(tmp_path: Path) -> None:
+    code, out, _ = _human_game(tmp_path, ["pass", "quit"])
+    assert code == 0, out
+    assert "Game stopped before the end." in out
+    assert "★" not in out
 
 
 def test_portuguese_game(tmp_path: Path) -> None:
@@ -889,3 +904,32 @@ def test_later_sessions_name_their_records() -> None:
     assert record_path_after(Path("out/game.json"), 2) == Path("out/game-2.json")
     assert record_path_after(Path("/dev/null"), 3) == Path("/dev/null")
     assert record_path_after(None, 2).parent == Path("records")
+
+
+def test_refusals_in_portuguese_echo_the_players_words_and_seats_from_one(
+    tmp_path: Path,
+) -> None:
+    # Each refusal repeats the action in the words the player types (apostar 99, acima 1,
+    # manter), lists what may be typed in the same words, and counts seats from 1.
+    path = tmp_path / "pt.json"
+    code, out = invoke(
+        "play",
+        "inbetween",
+        "--seed",
+        "3",
+        "--lang",
+        "pt",
+        "--record",
+        str(path),
+        input="bet 99\nhigher 1\nstay\n5H\n\npass\nquit\n",
+    )
+    assert code == 0, out
+    text = flat(out)
+    assert "Não aceite: apostar 99: no máximo" in text
+    assert "Não aceite: acima 1: não com estas balizas; pode: apostar, passar" in text
+    assert "Não aceite: manter:" in text
+    assert "o lugar 1 tem de decidir" in text and "o lugar 0" not in text
+    for english in ("bet 99", "higher 1", "stay:", "pode: bet", "passar, bet"):
+        assert english not in text, english
+    # An empty answer is asked again with the reason: what may be typed.
+    assert text.count("A sua vez. Possível: passar, apostar 1–4") >= 2

@@ -29,6 +29,7 @@ from aceydeucey.cli.common import (
     check_record_path,
     console,
     default_record_path,
+    end_of_input,
     fail,
     os_reason,
     parse_options,
@@ -210,11 +211,12 @@ def play_backgammon(
         table.state = replay(resumed)
         table.record.actions = list(resumed.actions)
         console.print(t_(language, "resumed", path=str(resume), count=len(resumed.actions)))
-    stopped = False
+    stopped = input_ended = False
     try:
         table.play()
-    except (_Stop, KeyboardInterrupt):
+    except (_Stop, KeyboardInterrupt) as stop:
         stopped = True
+        input_ended = isinstance(stop, _Stop) and stop.input_ended
         table.record.finish(table.state)
     final = table.state
     if stopped:
@@ -229,6 +231,8 @@ def play_backgammon(
         reason = os_reason(exc, language)
         fail(t_(language, "error_save", path=str(path), reason=reason), lang=language)
     console.print(t_(language, "record_saved", path=str(saved)))
+    if input_ended:
+        end_of_input(saved, language)
     if stopped:
         console.print(t_(language, "resume_hint", path=str(saved)))
 
@@ -278,7 +282,7 @@ class HumanAgent:
             try:
                 text = console.input(prompt, markup=False)
             except EOFError:
-                raise _Stop from None
+                raise _Stop(input_ended=True) from None
             text = text.strip()
             word = text.lower()
             if word in LIST_WORDS:
@@ -377,6 +381,10 @@ class Narrator:
 
 class _Stop(Exception):
     """The human stopped the game (quit or end of input)."""
+
+    def __init__(self, *, input_ended: bool = False) -> None:
+        super().__init__()
+        self.input_ended = input_ended  # the input closed: the command exits 1
 
 
 def t_(lang: str, key: str, **values: Any) -> str:

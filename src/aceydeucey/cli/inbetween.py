@@ -32,6 +32,7 @@ from aceydeucey.cli.common import (
     check_record_path,
     console,
     default_record_path,
+    end_of_input,
     fail,
     os_reason,
     parse_options,
@@ -342,6 +343,28 @@ def localized_action(action: str, lang: str) -> str:
     return action
 
 
+def shown_error(error: Exception, lang: str) -> str:
+    """A refusal as the player reads it: the actions it echoes in the player's words
+    (``apostar 99``, not ``bet 99``), seats counted from 1 as on the screen.
+
+    The engine's error keeps canonical actions and seats from 0 (its ``params`` are data);
+    only the text shown here changes.
+    """
+    from aceydeucey.locale import render_error
+
+    if not isinstance(error, AceyDeuceyError):
+        return str(error)
+    params = dict(error.params)
+    for key, value in params.items():
+        if key == "action" and isinstance(value, str):
+            params[key] = localized_action(value, lang)
+        elif key in ("legal", "allowed") and isinstance(value, list | tuple):
+            params[key] = [localized_action(str(v), lang) for v in value]
+        elif key == "seat" and isinstance(value, int) and not isinstance(value, bool):
+            params[key] = value + 1
+    return render_error(error.code, params, lang)
+
+
 # -- play -----------------------------------------------------------------------
 
 
@@ -445,10 +468,12 @@ def play_inbetween(
             resumed = None
         narrator.show(table.state)
         stopped = False
+        input_ended = False
         try:
             result = table.play()
-        except QuitGame:
+        except QuitGame as stop:
             stopped = True
+            input_ended = stop.input_ended
             table.record.finish(table.state)
             result = table.record
         final: State = table.state
@@ -460,7 +485,7 @@ def play_inbetween(
             Fraction(r) for r in (outcome.get("returns") or obs.get("returns") or final.returns())
         ]
         winners = list(outcome.get("winners") or obs.get("winners") or [])
-        if not winners:
+        if not winners and final.is_terminal():  # an unfinished game has no winner yet
             best = max(returns)
             winners = [i for i, r in enumerate(returns) if r == best]
         start = rules.starting_chips if rules.banking == "shared" else None
@@ -472,6 +497,8 @@ def play_inbetween(
             console.print(standings_view(tally, names, lang, sessions=sessions))
         saved = _save(result, path, lang)
         console.print(t(_DOMAIN, "ui.record_saved", lang, path=str(saved)))
+        if input_ended:
+            end_of_input(saved, lang)
         if stopped or not humans:
             return
         answer = _ask_again(lang)
@@ -548,7 +575,14 @@ def _load_resume(path: Path, lang: str) -> tuple[Record, State]:
 
 
 class QuitGame(Exception):
-    """The human typed ``quit`` (or input ended): stop and save what was played."""
+    """The human typed ``quit`` (or input ended): stop and save what was played.
+
+    ``input_ended``: the input closed (not a choice to stop); the command then exits 1.
+    """
+
+    def __init__(self, *, input_ended: bool = False) -> None:
+        super().__init__()
+        self.input_ended = input_ended
 
 
 _NEGATIVE = re.compile(r"^(\D+?)\s+-\d+$")
@@ -599,7 +633,7 @@ class HumanAgent:
                 text = self.out.input(f"[bold cyan]{t(_DOMAIN, 'ui.prompt', self.lang)}:[/] ")
             except EOFError:
                 self.out.print()
-                raise QuitGame from None
+                raise QuitGame(input_ended=True) from None
             text = text.strip()
             plain = _plain(text)
             if plain in ("odds", "?", "probabilidades"):
@@ -607,7 +641,11 @@ class HumanAgent:
                 continue
             if plain in ("quit", "exit", "q", "sair"):
                 raise QuitGame
-            if not text:
+            if not text:  # a re-ask always says why: here, what may be typed
+                self.out.print(
+                    t(_DOMAIN, "ui.your_turn", self.lang, actions=self.legal_text(observation)),
+                    style="yellow",
+                )
                 continue
             negative = _NEGATIVE.match(text)
             if negative:
@@ -642,7 +680,7 @@ class HumanAgent:
             )
             self.out.print(message, style="red")
             return
-        reason = error.render(self.lang) if isinstance(error, AceyDeuceyError) else str(error)
+        reason = shown_error(error, self.lang)
         self.out.print(t(_DOMAIN, "ui.rejected", self.lang, reason=reason), style="red")
 
     def show_odds(self, observation: dict[str, Any]) -> None:
@@ -717,6 +755,9 @@ class Narrator:
 
         obs = state.observation(self.viewer if self.viewer is not None else 0)
         self._round = obs.get("round")
+        deciding = obs.get("to_act") == self.viewer and obs.get("legal_actions")
+        if self.viewer is not None and deciding:
+            return  # the viewer decides now: the seat's prompt shows the table
         self.out.print(table_view(obs, self.names, self.lang, mark_seat=self.viewer is not None))
 
 
