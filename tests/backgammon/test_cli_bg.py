@@ -321,6 +321,31 @@ def test_after_a_1_2_a_number_names_the_double_and_the_prompt_says_so(
     assert state.apply(answer).dice == (6, 6, 6, 6)
 
 
+def test_naming_a_double_answers_a_move_or_a_bad_number_with_how_to_name_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # After a 1-2 a move (13/7) or a number outside 1-6 is not a move-syntax error: the
+    # player is told that a double is named by its number, and asked again.
+    from aceydeucey.backgammon.board import Position
+    from aceydeucey.backgammon.game import BackgammonGame
+
+    game = load_game("backgammon", start="standard")
+    assert isinstance(game, BackgammonGame)
+    position = Position.build({24: 2, 13: 5, 8: 3, 6: 5}, {1: 2, 12: 5, 17: 3, 19: 5})
+    obs = game.new_state(position=position, dice=(2, 1)).apply("13/11 6/5").observation(0)
+    answer, prompts = human_at(obs, ["13/7", "7", "", "double 4"], monkeypatch)
+    assert answer == "double 4" and len(prompts) == 4
+    shown = capsys.readouterr().out
+    assert "'13/7' does not name a double: a double is named by its number, 1 to 6" in shown
+    assert "'7' does not name a double" in shown
+    assert "Name the double to play: 1, 2, 3, 4, 5 or 6" in shown  # the empty answer
+    assert "not a move" not in shown
+    answer, _ = human_at(obs, ["13/7", "dupla 5"], monkeypatch, lang="pt")
+    assert answer == "double 5"
+    shown = capsys.readouterr().out
+    assert "'13/7' não escolhe uma dupla: a dupla escolhe-se pelo seu número, de 1 a 6" in shown
+
+
 def test_the_winner_is_said_once(tmp_path: Path) -> None:
     code, output = run(
         "play", "backgammon", "--watch", "--seed", "1", "--record", str(tmp_path / "w.json")

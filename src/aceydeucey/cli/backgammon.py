@@ -114,7 +114,7 @@ class Speed(StrEnum):
 PAUSE = 0.35
 
 #: what a human types to stop (any case)
-QUIT_WORDS = ("q", "quit", "exit")
+QUIT_WORDS = ("q", "quit", "exit", "sair")
 #: what a human types to list the legal plays
 LIST_WORDS = ("?", "list", "help")
 
@@ -290,11 +290,16 @@ class HumanAgent:
                 continue
             if word in QUIT_WORDS:
                 raise _Stop
-            if not text:
+            if not text:  # a re-ask always says why: here, what may be typed
+                console.print(t_(self.lang, "double_list" if naming else "legal_list_hint"))
                 continue
+            if naming:  # after a 1-2 a number names the double: 4, double 4 (dupla 4)
+                named = _named_double(text)
+                if named is None:
+                    console.print(t_(self.lang, "double_by_number", text=text), markup=False)
+                    continue
+                return named
             if text.isdigit():
-                if naming:  # after a 1-2 a bare number names the double
-                    return f"double {text}"
                 number = int(text)
                 if 1 <= number <= len(legal):
                     return legal[number - 1]
@@ -419,6 +424,21 @@ def _result_line(state: State, lang: str, names: list[str]) -> str:
         count=params["points"],
         how=t_(lang, f"result_{params['result']}"),
     )
+
+
+def _named_double(text: str) -> str | None:
+    """The double a 1-2's player names: ``4``, ``double 4`` or ``dupla 4`` → ``double 4``;
+    anything else (a move, a number outside 1–6) → ``None``.
+
+    >>> _named_double("4"), _named_double("Dupla 6"), _named_double("13/7"), _named_double("7")
+    ('double 4', 'double 6', None, None)
+    """
+    words = text.lower().split()
+    if len(words) == 2 and words[0] in ("double", "dupla"):
+        words = words[1:]
+    if len(words) == 1 and words[0] in ("1", "2", "3", "4", "5", "6"):
+        return f"double {words[0]}"
+    return None
 
 
 def _render_error(error: Exception, lang: str) -> str:
