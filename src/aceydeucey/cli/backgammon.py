@@ -373,6 +373,8 @@ class Narrator:
             return t_(self.lang, "rolled_plain", dice=str(action))
         if event.get("kind") == "double":
             return t_(self.lang, "named_double", name=self.names[seat], value=event["value"])
+        if str(action) == "pass":  # no legal play: said in words, not as the notation
+            return t_(self.lang, "played_pass", name=self.names[seat])
         return t_(self.lang, "played", name=self.names[seat], play=str(action))
 
     def show(self, state: State, *, seat: int) -> None:
