@@ -261,8 +261,11 @@ def test_odds_usage_line_reads_well() -> None:
     assert code == 0
     # Typer's usage marks optional arguments [X]: the posts are optional because --table
     # and --house-edge take none (without either, missing posts are a coded error).
-    assert "odds [OPTIONS] [POST] [POST] [POST]" in flat(out)
+    assert "odds [OPTIONS] [POST1] [POST2] [POST3]" in flat(out)
     assert "{POST" not in out and "[POST POST]" not in out
+    # Each post has its own help row (three identical rows told nothing).
+    rows = [line for line in out.splitlines() if re.search(r"│\s+POST\d", line)]
+    assert len(rows) == 3 and len({re.sub(r"POST\d", "", row) for row in rows}) == 3
     assert "--json" in out and "<bool>" not in out.split("--help")[0]
 
 

@@ -156,3 +156,28 @@ def test_an_end_reason_given_as_a_message_renders_in_the_language() -> None:
     }
     line = event_text({"kind": "over", "reason": reason}, ["A"], "pt")
     assert line is not None and "2 a 8 jogadores" in line.plain
+
+
+def test_the_person_at_the_screen_deals_in_the_second_person() -> None:
+    # "Round 2: You deals" read wrongly: the new round's dealer is addressed as "you".
+    names = ["You", "Bot 1 (ev)"]
+    event = {"kind": "round", "round": 2, "dealer": 0, "pot": 4}
+    line = event_text(event, names, "en", you=0)
+    assert line is not None and line.plain == "• Round 2: you deal; pot 4"
+    other = event_text({**event, "dealer": 1}, names, "en", you=0)
+    assert other is not None and other.plain == "• Round 2: Bot 1 (ev) deals; pot 4"
+    pt = event_text(event, ["Você", "Bot 1 (ev)"], "pt", you=0)
+    assert pt is not None and pt.plain == "• Volta 2: você dá; pote 4"
+
+
+def test_a_dealer_finding_the_pot_empty_takes_nothing() -> None:
+    # Not "takes the 0 left in the pot".
+    names = ["You", "Bot 1 (ev)"]
+    empty = {"kind": "dealer-takes", "seat": 1, "amount": 0}
+    line = event_text(empty, names, "en", you=0)
+    assert line is not None
+    assert line.plain == "• Bot 1 (ev), the dealer, takes nothing: the pot is empty"
+    mine = event_text({**empty, "seat": 0}, names, "pt", you=0)
+    assert mine is not None and "não leva nada" in mine.plain
+    some = event_text({**empty, "amount": 3}, names, "en", you=0)
+    assert some is not None and "takes the 3 left in the pot" in some.plain

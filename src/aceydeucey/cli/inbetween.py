@@ -93,20 +93,25 @@ def rules_inbetween(
 # -- odds -----------------------------------------------------------------------
 
 
-_PostArg = Annotated[
+def _post_arg(metavar: str, text: str) -> Any:
+    return typer.Argument(metavar=metavar, help=text, show_default=False)
+
+
+#: The posts, each with its own help row (none with --table or --house-edge).
+_Post1 = Annotated[str | None, _post_arg("POST1", "The first post, e.g. 4C.")]
+_Post2 = Annotated[str | None, _post_arg("POST2", "The second post, e.g. QD.")]
+_Post3 = Annotated[
     str | None,
-    typer.Argument(
-        metavar="POST",
-        help="A post, e.g. 4C QD (three under three posts); none with --table or --house-edge.",
-        show_default=False,
+    _post_arg(
+        "POST3", "The third post, under three posts only. No post with --table or --house-edge."
     ),
 ]
 
 
 def odds_command(
-    post1: _PostArg = None,
-    post2: _PostArg = None,
-    post3: _PostArg = None,
+    post1: _Post1 = None,
+    post2: _Post2 = None,
+    post3: _Post3 = None,
     seen: Annotated[
         str | None,
         typer.Option("--seen", metavar="CARDS", help="Cards already seen this shuffle: 5H,5S,QS."),

@@ -325,6 +325,8 @@ def event_text(
         key = "event.push_all"
     elif kind == "round" and house:
         key = "event.round_house"
+    elif kind == "dealer-takes" and not event.get("amount"):
+        key = "event.dealer_takes_nothing"  # not "takes the 0 left"
     elif kind == "tie":
         values["who"] = ", ".join(_name(s, names) for s in event.get("seats") or [])
     elif kind == "over":
@@ -335,7 +337,9 @@ def event_text(
             if lang != "en" or not reason:
                 key = "event.over_plain"
         values["reason"] = reason
-    if you is not None and event.get("seat") == you and not isinstance(you, bool):
+    # The seat an event is about, or the dealer of a new round, addressed as "you".
+    about = event.get("dealer") if kind == "round" and not house else event.get("seat")
+    if you is not None and about == you and not isinstance(you, bool):
         try:
             t(_DOMAIN, key + "_you", lang)
             key += "_you"
