@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -300,6 +301,31 @@ def test_question_mark_lists_the_plays_numbered_and_a_number_picks_one(
     answer, _ = human_at(obs, [str(len(legal) + 1), "1"], monkeypatch)
     assert answer == legal[0]
     assert f"numbered 1 to {len(legal)}" in capsys.readouterr().out
+
+
+def test_question_mark_pages_a_long_list_of_plays(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Doubles from the opening position have dozens of plays: ? shows them a page at a
+    # time, says how many are left, and the next ? shows the next page.
+    from aceydeucey.backgammon.board import Position
+    from aceydeucey.backgammon.game import BackgammonGame
+    from aceydeucey.cli.backgammon import PAGE
+
+    game = load_game("backgammon", variant="classic")
+    assert isinstance(game, BackgammonGame)
+    position = Position.build({24: 2, 13: 5, 8: 3, 6: 5}, {1: 2, 12: 5, 17: 3, 19: 5})
+    obs = game.new_state(position=position, dice=(1, 1)).observation(0)
+    legal = obs["legal_actions"]
+    assert isinstance(legal, list) and len(legal) > 2 * PAGE
+    answer, _ = human_at(obs, ["?", "?", str(PAGE + 3)], monkeypatch)
+    assert answer == legal[PAGE + 2]
+    shown = capsys.readouterr().out
+    assert f"Legal plays 1 to {PAGE} of {len(legal)}:" in shown
+    assert f"Legal plays {PAGE + 1} to {2 * PAGE} of {len(legal)}:" in shown
+    assert f"… {len(legal) - PAGE} more: ? shows the next ones." in shown
+    numbered = re.findall(r"^\s+(\d+)\. ", shown, flags=re.MULTILINE)
+    assert [int(n) for n in numbered] == list(range(1, 2 * PAGE + 1))
 
 
 def test_after_a_1_2_a_number_names_the_double_and_the_prompt_says_so(

@@ -117,6 +117,8 @@ PAUSE = 0.35
 QUIT_WORDS = ("q", "quit", "exit", "sair")
 #: what a human types to list the legal plays
 LIST_WORDS = ("?", "list", "help")
+#: At most this many plays per ``?`` (a double's turn can have a hundred).
+PAGE = 20
 
 
 def play_backgammon(
@@ -261,11 +263,13 @@ class HumanAgent:
         self.lang = lang
         self.names = names
         self._asked_again = False  # after a refusal the board is not drawn again
+        self._listed = 0
 
     def act(self, observation: dict[str, Any]) -> str:
         from aceydeucey.cli.backgammon_render import render
 
         legal: list[str] = observation["legal_actions"]
+        self._listed = 0  # plays listed so far by ? at this prompt
         if not self._asked_again:
             console.print(render(observation, lang=self.lang, names=self.names))
         self._asked_again = False
@@ -308,14 +312,27 @@ class HumanAgent:
             return text
 
     def show_list(self, legal: list[str], naming: bool) -> None:
-        """The legal actions one per line, numbered (after a 1-2: the doubles to name)."""
+        """The legal actions one per line, numbered (after a 1-2: the doubles to name).
+
+        A long list comes a page of ``PAGE`` plays at a time: each ``?`` at the same
+        prompt shows the next page, then starts again from the first.
+        """
         if naming:
             console.print(t_(self.lang, "double_list"), markup=False)
             return
-        console.print(t_(self.lang, "legal_list", count=len(legal)), markup=False)
+        start = self._listed if self._listed < len(legal) else 0
+        end = min(start + PAGE, len(legal))
+        self._listed = end
+        if len(legal) <= PAGE:
+            console.print(t_(self.lang, "legal_list", count=len(legal)), markup=False)
+        else:
+            head = t_(self.lang, "legal_list_page", first=start + 1, last=end, count=len(legal))
+            console.print(head, markup=False)
         width = len(str(len(legal)))
-        for number, play in enumerate(legal, 1):
-            console.print(f"  {number:>{width}}. {play}", markup=False)
+        for number in range(start + 1, end + 1):
+            console.print(f"  {number:>{width}}. {legal[number - 1]}", markup=False)
+        if end < len(legal):
+            console.print(t_(self.lang, "legal_list_more", count=len(legal) - end), markup=False)
         console.print(t_(self.lang, "legal_list_hint"), markup=False)
 
     def rejected(self, choice: Action | str, error: Exception) -> None:
