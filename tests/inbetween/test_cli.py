@@ -936,3 +936,32 @@ def test_refusals_in_portuguese_echo_the_players_words_and_seats_from_one(
         assert english not in text, english
     # An empty answer is asked again with the reason: what may be typed.
     assert text.count("A sua vez. Possível: passar, apostar 1–4") >= 2
+
+
+def test_three_posts_narration_names_the_gap(tmp_path: Path) -> None:
+    # Each decision and third card under three posts says which gap it is on.
+    code, out = invoke(
+        "play",
+        "inbetween",
+        "--seed",
+        "5",
+        "--players",
+        "2",
+        "--preset",
+        "three-posts",
+        "-o",
+        "rounds=1",
+        "--lang",
+        "en",
+        "--record",
+        str(tmp_path / "tp.json"),
+        input="pass\nbet 1\nmaybe\nn\n",
+    )
+    assert code == 0, out
+    text = flat(out)
+    assert "Bot 1 (ev) passes (gap 1: J♠ to A♦)" in text
+    assert "Bot 1 (ev) bets 1 (gap 2: A♦ to 7♠)" in text
+    assert "You pass (gap 1: 6♣ to K♣)" in text and "You bet 1 (gap 2: K♣ to 10♠)" in text
+    assert re.search(r"third card 2♦ outside: loses \(-1\) Pot 2 \(gap 2: K♣ to 10♠\)", text)
+    # A wrong answer to "another session?" is asked again with the choices.
+    assert text.count("Another session with the same seats? c: carry") == 2

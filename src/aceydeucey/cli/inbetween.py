@@ -551,6 +551,7 @@ def _ask_again(lang: str) -> str:
         choice = _plain(text)[:1]
         if choice in ("c", "r", "n", "q", "s"):
             return "n" if choice in ("q", "s") else choice
+        console.print(t(_DOMAIN, "ui.again", lang), style="yellow")  # asked again: the choices
 
 
 def _save(result: Record, path: Path, lang: str) -> Path:
@@ -718,6 +719,10 @@ def make_bot(kind: str, seed: int | None) -> Any:
         return cls()
 
 
+#: Events of a decision or its third card: under three posts, they name their gap.
+_GAP_EVENTS = ("pass", "bet", "settle")
+
+
 class Narrator:
     """A table listener: one line per event, and the table at each new round."""
 
@@ -733,6 +738,7 @@ class Narrator:
 
         obs = after.observation(self.viewer if self.viewer is not None else 0)
         event = obs.get("last_event")
+        gap = self.gap_text(before)
         # The transition's own event first, then what followed it automatically
         # (a new round, a refilled pot, the end of the session).
         events = [event, *event.get("after", [])] if event else []
@@ -749,10 +755,23 @@ class Narrator:
                 you=self.viewer,
             )
             if line is not None:
+                if gap is not None and each is event and event.get("kind") in _GAP_EVENTS:
+                    line.append("  (" + gap + ")", style="dim")
                 self.out.print(line)
         if self.viewer is None and obs.get("round") != self._round and not after.is_terminal():
             self._round = obs.get("round")
             self.out.print(table_view(obs, self.names, self.lang, mark_seat=False))
+
+    def gap_text(self, before: State) -> str | None:
+        """Three posts: the gap a decision or a third card is on (``gap 2: K♣ to 10♠``)."""
+        from aceydeucey.cards import Card
+
+        obs = before.observation(self.viewer if self.viewer is not None else 0)
+        gap, posts = obs.get("gap"), obs.get("posts") or []
+        if not gap or len(posts) < 3:
+            return None
+        a, b = (Card.from_text(c).symbol() for c in posts[gap - 1 : gap + 1])
+        return t(_DOMAIN, "ui.gap_inline", self.lang, gap=gap, a=a, b=b)
 
     def show(self, state: State) -> None:
         """Print the table as the viewer (or, watching bots, seat 0) sees it."""
