@@ -157,3 +157,18 @@ def test_train_refuses_bad_arguments(tmp_path: Path) -> None:
     assert code == 2 and "variante" in out
     code, out = run("train", "backgammon", "--variant", "chess", "--lang", "pt")
     assert code == 2 and "variant desconhecido 'chess'" in out and "Traceback" not in out
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_hint_headers_are_never_cut_on_an_80_column_screen(
+    lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from aceydeucey.cli.common import console
+
+    monkeypatch.setattr(console, "width", 80)
+    code, out = run("hint", "backgammon", "--variant", "classic", "--position", OPENING_ID,
+                    "--dice", "3-1", "--lang", lang)  # fmt: skip
+    assert code == 0, out
+    assert "…" not in out  # Rich's mark of a cut cell
+    assert all(len(line) <= 80 for line in out.splitlines())
+    assert out.count("Backgammon") == 2  # won and lost, whole
