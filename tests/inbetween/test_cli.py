@@ -965,3 +965,26 @@ def test_three_posts_narration_names_the_gap(tmp_path: Path) -> None:
     assert re.search(r"third card 2♦ outside: loses \(-1\) Pot 2 \(gap 2: K♣ to 10♠\)", text)
     # A wrong answer to "another session?" is asked again with the choices.
     assert text.count("Another session with the same seats? c: carry") == 2
+
+
+@pytest.mark.parametrize(
+    ("preset", "pt"),
+    [
+        ("guide", "regras do guia"),
+        ("banker", "regras do jogo do dador"),
+        ("sheets", "regras das folhas"),
+        ("red-dog", "regras do Red Dog"),
+        ("three-posts", "regras de três balizas"),
+    ],
+)
+def test_the_welcome_names_the_preset_in_the_players_language(
+    preset: str, pt: str, tmp_path: Path
+) -> None:
+    # Not "regras guide": the preset's id stays out of a Portuguese screen.
+    code, out = invoke(
+        "play", "inbetween", "--preset", preset, "--bots", "3", "--players", "3",
+        "--seed", "1", "-o", "rounds=1", "--lang", "pt", "--record", str(tmp_path / "w.json"),
+    )  # fmt: skip
+    assert code == 0, out
+    first = out.splitlines()[0]
+    assert first == f"In-Between: {pt}"

@@ -453,7 +453,9 @@ def play_inbetween(
     viewer = 0 if humans else None
     narrator = Narrator(names, lang, console, viewer=viewer)
     chance = Seeded(seed) if seed is not None else SystemChance()
-    console.print(t(_DOMAIN, "ui.welcome", lang, preset=rules.preset), style="bold")
+    console.print(
+        t(_DOMAIN, "ui.welcome", lang, preset=preset_name(rules.preset, lang)), style="bold"
+    )
     changes = rules.changes()
     if changes:
         shown = ", ".join(f"{k}={v}" for k, v in changes)
@@ -513,6 +515,15 @@ def play_inbetween(
             tally, sessions = [Fraction(0)] * n, 0
         path = record_path_after(record, sessions + 1)
         check_record_path(path, lang)
+
+
+def preset_name(preset: str, lang: str) -> str:
+    """A preset as players call it (``guide`` → ``do guia`` in "regras do guia"); a preset
+    without a name in the catalog keeps its id."""
+    try:
+        return t(_DOMAIN, f"ui.preset.{preset}", lang)
+    except KeyError:
+        return preset
 
 
 def seat_names(humans: int, seats: int, bot: str, lang: str) -> list[str]:
