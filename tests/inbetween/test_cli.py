@@ -586,7 +586,8 @@ def test_quit_shows_the_standings_and_resume_continues(tmp_path: Path) -> None:
         "en",
         input="quit\n",
     )
-    assert code == 0 and "Game stopped before the end." in out and "Final standings" in out
+    assert code == 0 and "Game stopped before the end." in out and "Standings so far" in out
+    assert "Final standings" not in out  # the game is not over: no final standings
     saved = json.loads(path.read_text(encoding="utf-8"))
     assert saved["result"]["terminal"] is False
     done = tmp_path / "done.json"

@@ -497,7 +497,11 @@ def play_inbetween(
             winners = [i for i, r in enumerate(returns) if r == best]
         start = rules.starting_chips if rules.banking == "shared" else None
         chips = list(obs.get("chips") or [])
-        console.print(final_view(returns, winners, names, chips, lang, starting_chips=start))
+        console.print(
+            final_view(
+                returns, winners, names, chips, lang, starting_chips=start, unfinished=stopped
+            )
+        )
         sessions += 1
         tally = [a + b for a, b in zip(tally, returns, strict=True)]
         if sessions > 1:

@@ -443,8 +443,10 @@ def final_view(
     lang: str,
     *,
     starting_chips: int | None = None,
+    unfinished: bool = False,
 ) -> Panel:
-    """The final standings: each seat's chips, exact net result, and who wins.
+    """The final standings: each seat's chips, exact net result, and who wins
+    (``unfinished``: the standings so far of a stopped game, titled so).
 
     With ``starting_chips``, a column shows each seat's share of the pot left over
     (net result + starting chips - chips), when anyone has one.
@@ -478,7 +480,8 @@ def final_view(
         )
         row.append(Text(star, style="bold yellow"))
         grid.add_row(*row)
-    return Panel(grid, title=t(_DOMAIN, "ui.final", lang), title_align="left", expand=False)
+    title = t(_DOMAIN, "ui.so_far" if unfinished else "ui.final", lang)
+    return Panel(grid, title=title, title_align="left", expand=False)
 
 
 def standings_view(
