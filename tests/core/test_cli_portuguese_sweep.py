@@ -121,6 +121,7 @@ IB_SCRIPT = [
     "?",
     "",
     "talvez",
+    "apostar x",
     "apostar 999",
     "bet 999",
     "acima 1",

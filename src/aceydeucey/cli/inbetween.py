@@ -626,6 +626,7 @@ class HumanAgent:
         self.seat = 0
         self._shown: dict[str, Any] | None = None
         self._obs: dict[str, Any] = {}
+        self._typed = ""
 
     def seated(self, game: Game, seat: int) -> None:
         self.rules = game.rules
@@ -675,6 +676,7 @@ class HumanAgent:
                     t(_DOMAIN, "ui.at_least", self.lang, text=text, min=low), style="red"
                 )
                 continue
+            self._typed = text  # a refusal echoes what was typed, not its canonical form
             return canonical_action(text)
 
     def show_gap(self, observation: dict[str, Any]) -> None:
@@ -696,7 +698,7 @@ class HumanAgent:
                 _DOMAIN,
                 "ui.not_understood",
                 self.lang,
-                text=str(choice),
+                text=self._typed or str(choice),
                 actions=self.legal_text(self._obs),
             )
             self.out.print(message, style="red")
