@@ -301,3 +301,19 @@ def test_plot_axis_names_its_unit_with_the_right_plural() -> None:
     assert "of 3 chips " in t("simulate", "ib.plot_y", "en", count=3)
     assert "de 1 ficha " in t("simulate", "ib.plot_y", "pt", count=1)
     assert "de 3 fichas " in t("simulate", "ib.plot_y", "pt", count=3)
+
+
+def test_plot_legend_labels_the_interval_and_the_standard_error_apart() -> None:
+    # One "±" for a 95 % interval and for a standard error read as one thing: each is named.
+    from aceydeucey.locale import t
+
+    for lang, interval, error in (
+        ("en", "95 % interval ± 2.1", "standard error 0.35"),
+        ("pt", "intervalo de 95 % ± 2,1", "erro-padrão 0,35"),
+    ):
+        ci, se = ("2.1", "0.35") if lang == "en" else ("2,1", "0,35")
+        label = t(
+            "simulate", "ib.plot_label", lang, strategy="ev", win="40", ci=ci, mean="99", se=se
+        )
+        assert interval in label and error in label and label.count("±") == 1
+        assert "±" not in t("simulate", "ib.plot_means", lang)
