@@ -185,7 +185,7 @@ def test_inbetween_guide_session_two_people_and_a_bot(
                 seq = page.evaluate("aceydeucey.seq")
                 page.click("#controls [data-action=bet]")
                 bet_once[who] = True
-                page.wait_for_function(f"aceydeucey.seq > {seq}")
+                page.wait_for_function(f"window.aceydeucey && aceydeucey.seq > {seq}")
             elif "pass" in actions:
                 page.click("#controls [data-action=pass]")
             else:
@@ -222,8 +222,8 @@ def test_inbetween_guide_session_two_people_and_a_bot(
     bea.click("#rematch")
     bea.wait_for_function(f"location.href !== {json.dumps(old)} && window.aceydeucey?.info")
     assert ana.url.split("?")[0] == bea.url.split("?")[0]
-    ana.wait_for_function("aceydeucey.me && aceydeucey.me.seat === 0")
-    bea.wait_for_function("aceydeucey.me && aceydeucey.me.seat === 1")
+    ana.wait_for_function("window.aceydeucey && aceydeucey.me && aceydeucey.me.seat === 0")
+    bea.wait_for_function("window.aceydeucey && aceydeucey.me && aceydeucey.me.seat === 1")
 
 
 @pytest.mark.slow
@@ -259,16 +259,16 @@ def test_backgammon_moves_by_click_undo_confirm_then_resign(
             )
             assert kept, "re-rendering replaced an unchanged Roll button"
             page.click("#controls [data-action=roll]")
-            page.wait_for_function(f"aceydeucey.seq > {seq}")
+            page.wait_for_function(f"window.aceydeucey && aceydeucey.seq > {seq}")
             rolls += 1
             continue
         if page.query_selector("#controls [data-action^='double']"):
             page.click("#controls [data-action^='double']:not([disabled])")
-            page.wait_for_function(f"aceydeucey.seq > {seq}")
+            page.wait_for_function(f"window.aceydeucey && aceydeucey.seq > {seq}")
             continue
         if not page.query_selector("#controls #confirm"):  # no play at all: the pass
             page.click("#controls [data-action]")
-            page.wait_for_function(f"aceydeucey.seq > {seq}")
+            page.wait_for_function(f"window.aceydeucey && aceydeucey.seq > {seq}")
             continue
         assert rolls, "the dice were thrown by the person before the first play"
         assert page.evaluate("aceydeucey.obs.dice.length") >= 2
@@ -314,7 +314,7 @@ def test_backgammon_moves_by_click_undo_confirm_then_resign(
         assert any(play in label for play in legal), (label, legal)
         played.append(next(play for play in legal if play in label))
         page.click("#confirm")
-        page.wait_for_function(f"aceydeucey.seq > {seq}")
+        page.wait_for_function(f"window.aceydeucey && aceydeucey.seq > {seq}")
         # the board drawn is the server's position: every checker on its point, the bar's too
         drawn, expected = board_and_observation(page)
         assert drawn == expected
@@ -606,21 +606,21 @@ def test_a_reload_or_another_device_restores_the_seat(
     page = contexts("en")
     token = api.post(f"/api/tables/{table}/seats/0", json={"name": "Ana"}).json()["token"]
     page.goto(f"{live_server}/tables/{table}#token={token}")  # the seat's link
-    page.wait_for_function("aceydeucey.me && aceydeucey.me.seat === 0")
+    page.wait_for_function("window.aceydeucey && aceydeucey.me && aceydeucey.me.seat === 0")
     link = page.input_value("#seat-link")
     assert "#token" not in page.url
     page.reload()  # the server's HttpOnly cookie holds the seat; no script can read it
-    page.wait_for_function("aceydeucey.me && aceydeucey.me.seat === 0")
+    page.wait_for_function("window.aceydeucey && aceydeucey.me && aceydeucey.me.seat === 0")
     assert "seat_" not in page.evaluate("document.cookie")
     assert page.evaluate("JSON.stringify(localStorage)").find(token) < 0
     other = contexts("en")  # a second device: no cookie, only the seat's link
     other.goto(link)
-    other.wait_for_function("aceydeucey.me && aceydeucey.me.seat === 0")
+    other.wait_for_function("window.aceydeucey && aceydeucey.me && aceydeucey.me.seat === 0")
     assert "#token" not in other.url
     assert other.is_hidden("#join")
     stranger = contexts("en")
     stranger.goto(f"{live_server}/tables/{table}#token=not-a-real-token")
-    stranger.wait_for_function("aceydeucey.info && !aceydeucey.me")
+    stranger.wait_for_function("window.aceydeucey && aceydeucey.info && !aceydeucey.me")
 
 
 @pytest.mark.slow

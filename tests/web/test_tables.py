@@ -191,7 +191,7 @@ def test_inbetween_two_people_see_every_third_card_result_and_clock(
                 ana.screenshot(path=artifacts / f"ib-result-{lang}-{size['width']}.png")
         else:
             page.click("#controls [data-action]")
-            page.wait_for_function(f"aceydeucey.seq > {seq}")
+            page.wait_for_function(f"window.aceydeucey && aceydeucey.seq > {seq}")
     else:
         raise AssertionError("the session did not end")
     assert bets, "somebody bet"
@@ -232,7 +232,7 @@ def test_backgammon_actions_stay_in_view(
                 page.screenshot(path=artifacts / f"bg-{lang}-{size['width']}.png")
         else:
             page.click("#controls [data-action]:not([disabled])")
-        page.wait_for_function(f"aceydeucey.seq > {seq}")
+        page.wait_for_function(f"window.aceydeucey && aceydeucey.seq > {seq}")
         # no clock runs on screen for the bot's turn (the person's last one has stopped)
         stale = "aceydeucey.info.to_act === null && !document.getElementById('timer').hidden"
         assert not page.evaluate(stale)
@@ -274,7 +274,9 @@ def test_aces_in_the_pot_played_to_the_end(
             laid_out(page, [".aces-seats > div", "#controls > *", "#turn", ".dice-row svg"])
             seq = page.evaluate("aceydeucey.seq")
             roll.click()
-            page.wait_for_function(f"aceydeucey.seq > {seq} || !aceydeucey.obs || {OVER}")
+            page.wait_for_function(
+                f"window.aceydeucey && aceydeucey.seq > {seq} || !aceydeucey.obs || {OVER}"
+            )
             moved = moved or page.evaluate("document.getAnimations().length") > 0
         else:
             page.wait_for_timeout(100)
