@@ -64,6 +64,8 @@ CHANCE_BATCH = 64
 #: The word a person sends to throw the dice when the engine says the throw is theirs.
 ROLL = "roll"
 TIMEOUT_CHOICES = ("pass", "bot")
+#: Log entries that are a seat's decision, made in the open (chance's draws are not).
+DECISION_KINDS = frozenset({"move", "bot", "timeout"})
 
 
 def hash_token(token: str) -> str:
@@ -159,7 +161,8 @@ def observe(state: State, seat: int | None) -> dict[str, Any]:
 
 
 def hidden_information(game: Game) -> bool:
-    """Whether the game hides anything from anyone (its ``GameInfo``)."""
+    """Whether the game can deal a card face down (its ``GameInfo``): its record is then
+    served only once the game is over."""
     return game.info.hidden_information
 
 
@@ -382,10 +385,13 @@ class TableService:
             self._cancel_timer(t)
 
     def _public_event(self, t: LiveTable, entry: Entry) -> dict[str, Any]:
-        """What everyone may know of an entry: who, the decision, the public event."""
-        shown_action = entry.kind in ("move", "bot", "timeout")
-        if entry.kind == "chance" and not hidden_information(t.game):
-            shown_action = True
+        """What everyone may know of an entry: who, the decision, the public event.
+
+        The event is what ``observation(None)`` shows of the step (its ``last_event``),
+        never the action's text: a card chance deals is named only where the public
+        view names it.  A seat's decision (``move``, ``bot``, ``timeout``) is made in
+        the open, so its text is kept.
+        """
         event: dict[str, Any] | None
         if entry.is_action:
             event = observe(t.state, None).get("last_event")
@@ -397,7 +403,7 @@ class TableService:
             "seq": entry.seq,
             "kind": entry.kind,
             "seat": entry.seat,
-            "action": entry.text if shown_action else None,
+            "action": entry.text if entry.kind in DECISION_KINDS else None,
             "event": event,
             "at": entry.at,
         }
