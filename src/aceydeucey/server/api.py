@@ -255,8 +255,7 @@ async def get_table(
     """The table and your seat's observation (the public one without a token)."""
     service = service_of(request)
     t, seat = await service.seat_of(table_id, token_of(request, table_id))
-    async with t.lock:
-        await service._catch_up(t)
+    await service.refreshed(t)
     return JSONResponse(_jsonable(service.view(t, seat)))
 
 
@@ -287,9 +286,7 @@ async def act(
 async def record(request: Request, table_id: TableId) -> JSONResponse:
     """The record (JSON record format); the server seed is in it once the game is over."""
     service = service_of(request)
-    t = await service.table(table_id)
-    async with t.lock:
-        await service._catch_up(t)
+    t = await service.refreshed(await service.table(table_id))
     return JSONResponse(service.record(t).to_dict())
 
 
@@ -299,9 +296,7 @@ async def events(
 ) -> JSONResponse:
     """The public log after ``since``: who acted, their decision, the public event."""
     service = service_of(request)
-    t = await service.table(table_id)
-    async with t.lock:
-        await service._catch_up(t)
+    t = await service.refreshed(await service.table(table_id))
     return JSONResponse({"seq": t.seq, "events": _jsonable(service.events_since(t, since))})
 
 
@@ -368,9 +363,8 @@ async def table_socket(
     sub = await service.subscribe(t, seat, lang)
     sender = asyncio.create_task(_send_loop(websocket, sub))
     try:
-        async with t.lock:
-            await service._catch_up(t)
-            _resync(service, t, sub, since)
+        await service.refreshed(t)
+        _resync(service, t, sub, since)
         while True:
             raw = await websocket.receive()
             if raw["type"] == "websocket.disconnect":
@@ -405,8 +399,9 @@ async def _send_loop(websocket: WebSocket, sub: Any) -> None:
         message = await sub.queue.get()
         if message is None:
             return
+        text = message if isinstance(message, str) else json.dumps(message, default=_json_default)
         try:
-            await websocket.send_text(json.dumps(message, default=_json_default))
+            await websocket.send_text(text)
         except Exception:
             return
 
@@ -414,8 +409,13 @@ async def _send_loop(websocket: WebSocket, sub: Any) -> None:
 async def _handle(
     service: TableService, t: Any, sub: Any, token: str | None, text: str, lang: str
 ) -> None:
+    client_id: str | int | None = None
+
     def fail(exc: AceyDeuceyError, about: str | None) -> None:
-        sub.send({"type": "error", "about": about, **error_body(exc, lang)})
+        answer = {"type": "error", "about": about, "seq": t.seq, **error_body(exc, lang)}
+        if client_id is not None:
+            answer["id"] = client_id
+        sub.send(answer)
 
     if len(text.encode("utf-8")) > service.settings.max_message:
         fail(ServerError(413, "server.message_too_large", limit=service.settings.max_message), None)
@@ -429,18 +429,27 @@ async def _handle(
         fail(ServerError(400, "server.bad_message"), None)
         return
     kind = message["type"]
+    given = message.get("id")  # the client's own id for this message, echoed in the answer
+    if (isinstance(given, str) and len(given) <= 64) or (
+        isinstance(given, int) and not isinstance(given, bool) and abs(given) < 2**53
+    ):
+        client_id = given
     try:
+        if given is not None and client_id is None:
+            raise ServerError(400, "server.bad_message")
         if kind == "act":
             seq, action = message.get("seq"), message.get("action")
             if not isinstance(seq, int) or isinstance(seq, bool) or not isinstance(action, str):
                 raise ServerError(400, "server.bad_message")
             view = await service.act(t.id, token, seq, action)
-            sub.send({"type": "ack", "seq": view["seq"], "duplicate": view.get("duplicate", False)})
+            ack = {"type": "ack", "seq": view["seq"], "duplicate": view.get("duplicate", False)}
+            if client_id is not None:
+                ack["id"] = client_id
+            sub.send(ack)
         elif kind == "resync":
             seq = message.get("seq")
-            async with t.lock:
-                await service._catch_up(t)
-                _resync(service, t, sub, seq if isinstance(seq, int) else None)
+            await service.refreshed(t)
+            _resync(service, t, sub, seq if isinstance(seq, int) else None)
         elif kind == "chat":
             body = message.get("text")
             if not isinstance(body, str):

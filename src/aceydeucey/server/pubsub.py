@@ -128,12 +128,13 @@ class Subscriber:
     def __init__(self, seat: int | None, lang: str, limit: int = 512) -> None:
         self.seat = seat
         self.lang = lang
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(limit)
+        #: a message, or its JSON text when serialised once for several sockets
+        self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue(limit)
         self.overflowed = False
         #: the socket's id in ``presence``
         self.conn = ""
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:

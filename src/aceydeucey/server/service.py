@@ -6,14 +6,17 @@ claim, a seat handed to a bot).  The service keeps a live copy of each table it
 serves (the state after replaying the log) and, for every request that changes a
 table, under the table's lock:
 
-1. catches up with entries other processes appended (one query);
-2. validates the action against the live state (``State.apply``, the engine's own
-   checks and messages) inside the transaction that appends it at ``seq + 1``; the
-   primary key ``(table_id, seq)`` refuses a second writer, whose request then
-   reloads and answers 409 (or, for a bot's or chance's step, tries again);
-3. only after the commit, updates the live state and pushes the new observation to
-   the table's sockets (each seat its own ``observation(seat)``, spectators
-   ``observation(None)``) and tells the other processes (``pubsub``).
+1. validates the action against the live state in memory (``State.apply``, the
+   engine's own checks and messages) and works out the automatic steps after it
+   (chance's draws, bots' moves) up to the next person's turn;
+2. appends the whole step in one INSERT at ``seq + 1`` onwards, a short transaction
+   with no engine work in it; the primary key ``(table_id, seq)`` refuses a second
+   writer, whose request then reloads and answers 409 (or, for a bot's or chance's
+   step, tries again);
+3. only after the commit, updates the live state and pushes the step once per
+   audience (each connected seat its own ``observation(seat)``, spectators
+   ``observation(None)``, each serialised once) and tells the other processes
+   (``pubsub``).
 
 Chance is drawn by the fairness module (``server/fairness.py``): the table's secret
 server seed is committed to when the table is created, the seat on the dealer's
@@ -32,14 +35,13 @@ import collections
 import contextlib
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-
-from sqlalchemy.exc import IntegrityError
 
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.core.game import Game, State
@@ -61,9 +63,14 @@ log = logging.getLogger("aceydeucey.server")
 INLINE_STEPS = 64
 #: Most chance draws appended in one transaction (a deal of several cards).
 CHANCE_BATCH = 64
+#: A seat's requests tell ``presence`` at most this often (seconds).
+SEEN_EVERY = 1.0
 #: The word a person sends to throw the dice when the engine says the throw is theirs.
 ROLL = "roll"
 TIMEOUT_CHOICES = ("pass", "bot")
+#: One planned log entry: kind, seat, canonical text, the state after it (None for a
+#: table-level event) and its data.
+Item = tuple[str, int | None, str, State | None, dict[str, Any] | None]
 #: Log entries that are a seat's decision, made in the open (chance's draws are not).
 DECISION_KINDS = frozenset({"move", "bot", "timeout"})
 
@@ -153,6 +160,17 @@ class LiveTable:
             bytes.fromhex(self.row["cut"] or ""),
             draws=self.draws,
         )
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, tuple | set | frozenset):
+        return list(value)
+    return str(value)
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """A message's JSON text (tuples and sets as lists, anything else as its text)."""
+    return json.dumps(message, default=_json_default, separators=(",", ":"))
 
 
 def observe(state: State, seat: int | None) -> dict[str, Any]:
@@ -409,14 +427,36 @@ class TableService:
         }
 
     async def _catch_up(self, t: LiveTable) -> list[Entry]:
-        """Apply what other processes appended since this copy's ``seq``; push it here."""
+        """Apply what other processes appended since this copy's ``seq``; push it here.
+
+        Needs no lock: the entries are read first, then applied in one synchronous
+        stretch (skipping any this copy applied meanwhile)."""
         new = await self.store.entries(t.id, since=t.seq)
-        for entry in new:
-            self._apply(t, entry)
-            self._push(t, entry)
-        if new:
+        fresh = self._absorb(t, new)
+        if fresh:
             await self._refresh_row(t)
-        return new
+        return fresh
+
+    def _absorb(self, t: LiveTable, entries: list[Entry]) -> list[Entry]:
+        """Apply committed entries this copy lacks and push them as one step."""
+        fresh = [e for e in entries if e.seq > t.seq]
+        if not fresh or fresh[0].seq != t.seq + 1:
+            return []
+        own = self._own_events(t)
+        for entry in fresh:
+            self._apply(t, entry)
+            self._note_own(t, entry, own)
+        self._push_step(t, fresh, own)
+        return fresh
+
+    async def refreshed(self, t: LiveTable) -> LiveTable:
+        """The table brought up to date for a read, never waiting on its lock.
+
+        One process alone is the only writer of its tables, so its copy is current;
+        with several, the entries other processes appended are read and applied."""
+        if not isinstance(self.broadcaster, LocalBroadcaster):
+            await self._catch_up(t)
+        return t
 
     async def _refresh_row(self, t: LiveTable) -> None:
         row = await self.store.load_table(t.id)
@@ -431,50 +471,59 @@ class TableService:
         make: Callable[[], tuple[str, State | None]],
         data: dict[str, Any] | None = None,
     ) -> Entry:
-        """Validate (``make``) and append one entry in one transaction, then apply and push.
+        """Validate (``make``, in memory) and append one entry, then apply and push it.
 
         ``make`` returns the entry's text and the state after it (None for table events);
-        an engine error it raises aborts the transaction.  SeqTaken: another writer won.
-        """
-        entries = await self._commit_many(t, lambda: [(kind, seat, *make(), data)])
+        an engine error it raises changes nothing.  SeqTaken: another writer won."""
+        entries = await self._commit_items(t, [(kind, seat, *make(), data)])
         return entries[0]
 
-    async def _commit_many(
-        self,
-        t: LiveTable,
-        make: Callable[[], list[tuple[str, int | None, str, State | None, dict[str, Any] | None]]],
-    ) -> list[Entry]:
-        """Append several entries (``make`` gives kind, seat, text, state after, data) in one
-        transaction, then apply and push each in order."""
+    async def _commit_items(self, t: LiveTable, items: list[Item]) -> list[Entry]:
+        """Append a step's entries (already validated in memory, from ``t.seq``) in one
+        INSERT, then apply them and push the step once per audience.
+
+        No engine work happens inside the transaction; the unique ``(table_id, seq)``
+        key refuses a second writer (``SeqTaken``)."""
+        if not items:
+            return []
+        base = t.seq
         now = self.clock()
-        try:
-            async with self.store.write() as conn:
-                made = make()
-                entries = [
-                    (Entry(t.seq + 1 + i, kind, seat, text, data, now), after)
-                    for i, (kind, seat, text, after, data) in enumerate(made)
-                ]
-                for entry, _ in entries:
-                    await self.store.append(t.id, entry, conn)
-                last, last_after = entries[-1]
-                over = last.kind in ("resign", "claim") or (
-                    last_after is not None and last_after.is_terminal()
-                )
-                if over:
-                    await conn.execute(
-                        tables.update().where(tables.c.id == t.id).values(status="over")
-                    )
-        except IntegrityError:
-            raise SeqTaken(t.seq + 1) from None
-        for entry, after in entries:
-            self._apply(t, entry, after)
-            if over and entry is last:
-                t.row["status"] = "over"
-            self._push(t, entry)
+        entries = [
+            Entry(base + 1 + i, kind, seat, text, data, now)
+            for i, (kind, seat, text, _, data) in enumerate(items)
+        ]
+        last_kind, last_after = items[-1][0], items[-1][3]
+        over = last_kind in ("resign", "claim") or (
+            last_after is not None and last_after.is_terminal()
+        )
+        await self.store.append_step(t.id, entries, over=over)
+        own = self._own_events(t)
+        applied = []
+        for entry, item in zip(entries, items, strict=True):
+            if entry.seq <= t.seq:  # a lock-free catch-up read it back first
+                continue
+            self._apply(t, entry, item[3])
+            self._note_own(t, entry, own)
+            applied.append(entry)
+        if over:
+            t.row["status"] = "over"
+        self._push_step(t, applied, own)
         self._spawn(self.broadcaster.publish({"table": t.id, "seq": t.seq}))
         if over:
             self._forget_if_done(t)
-        return [entry for entry, _ in entries]
+        return entries
+
+    def _own_events(self, t: LiveTable) -> dict[int, dict[int, Any]]:
+        """Per connected seat, its own view of each entry of a step (games that hide
+        cards only: elsewhere everyone's view of an event is the public one)."""
+        if not hidden_information(t.game):
+            return {}
+        return {s.seat: {} for s in self.hub.subscribers(t.id) if s.seat is not None}
+
+    def _note_own(self, t: LiveTable, entry: Entry, own: dict[int, dict[int, Any]]) -> None:
+        if entry.is_action:
+            for seat, events in own.items():
+                events[entry.seq] = observe(t.state, seat).get("last_event")
 
     # -- seats ------------------------------------------------------------------------------
     async def join(self, table_id: str, seat: int, name: str, cut: str | None = None) -> str:
@@ -537,15 +586,16 @@ class TableService:
         digest = hash_token(token)
         for seat, info in enumerate(t.seats):
             if info.token_hash is not None and hmac.compare_digest(info.token_hash, digest):
-                t.last_seen[seat] = self.clock()
-                self._spawn(self.presence.seen(t.id, seat))
+                now = self.clock()
+                if now - t.last_seen[seat] >= SEEN_EVERY:  # not a presence write per request
+                    self._spawn(self.presence.seen(t.id, seat))
+                t.last_seen[seat] = now
                 return seat
         raise ServerError(403, "server.token_wrong")
 
     async def seat_of(self, table_id: str, token: str | None) -> tuple[LiveTable, int | None]:
         """The table and the seat of ``token`` (``None``: a spectator, when no token)."""
         t = await self.table(table_id)
-        await self.presence.refresh(t.id)  # other processes' sockets, for the views
         if token is None:
             return t, None
         if not any(s.token_hash for s in t.seats):
@@ -560,8 +610,10 @@ class TableService:
     async def act(self, table_id: str, token: str | None, seq: int, text: str) -> dict[str, Any]:
         """A person's action at the table's ``seq``; returns the seat's view afterwards.
 
-        A retry of an action already applied at ``seq + 1`` by the same seat answers the
-        current view with ``"duplicate": true`` and applies nothing.
+        The action and every automatic step after it (chance's draws, bots' moves) are
+        validated in memory under the table's lock and appended in one INSERT.  A retry
+        of an action already applied at ``seq + 1`` by the same seat answers the current
+        view with ``"duplicate": true`` and applies nothing.
         """
         t, seat = await self.seat_of(table_id, token)
         if seat is None:
@@ -575,33 +627,26 @@ class TableService:
                 raise ServerError(409, "server.seq_stale", seq=seq, current=t.seq)
             self._check_open(t)
             state = t.state
+            if text.strip().lower() == ROLL and t.to_roll() == seat:
+                action = t.chance().choose(state)
+                first: Item = ("chance", seat, str(action), state.apply(action), None)
+            else:
+                if state.is_chance_node() and t.to_roll() is not None:
+                    who = t.to_roll()
+                    if who != seat:
+                        raise ServerError(403, "server.not_your_roll", seat=who)
+                    raise ServerError(400, "server.roll_first")
+                after = state.apply(text, seat=seat)
+                first = ("move", seat, str(after_action(state, text)), after, None)
+            items = await self._plan(t, [first], INLINE_STEPS)
             try:
-                if text.strip().lower() == ROLL and t.to_roll() == seat:
-                    chance = t.chance()
-
-                    def roll() -> tuple[str, State | None]:
-                        action = chance.choose(state)
-                        return str(action), state.apply(action)
-
-                    await self._commit(t, "chance", seat, roll)
-                else:
-
-                    def move() -> tuple[str, State | None]:
-                        if state.is_chance_node() and t.to_roll() is not None:
-                            who = t.to_roll()
-                            if who != seat:
-                                raise ServerError(403, "server.not_your_roll", seat=who)
-                            raise ServerError(400, "server.roll_first")
-                        after = state.apply(text, seat=seat)
-                        return str(after_action(state, text)), after
-
-                    await self._commit(t, "move", seat, move)
+                await self._commit_items(t, items)
             except SeqTaken:
                 await self._catch_up(t)
                 if self._is_retry(t, seat, seq, text):
                     return {**self.view(t, seat), "duplicate": True}
                 raise ServerError(409, "server.seq_stale", seq=seq, current=t.seq) from None
-            await self._drive(t, INLINE_STEPS)
+            self._after_change(t)
             return self.view(t, seat)
 
     def _check_open(self, t: LiveTable) -> None:
@@ -626,39 +671,46 @@ class TableService:
             return text.strip() == entry.text
 
     # -- chance and bots --------------------------------------------------------------------
-    async def _step(self, t: LiveTable) -> bool:
-        """One automatic step (chance's draw or a bot's move); False when a person must act."""
-        if t.over or t.status != "playing":
-            return False
-        state = t.state
-        if state.is_chance_node():
-            if t.to_roll() is not None:
-                return False
-            chance = t.chance()
-
-            def draws() -> list[tuple[str, int | None, str, State | None, dict[str, Any] | None]]:
-                # chance's consecutive draws (a deal) go in one transaction
-                out: list[tuple[str, int | None, str, State | None, dict[str, Any] | None]] = []
-                now = state
-                while now.is_chance_node() and len(out) < CHANCE_BATCH:
-                    actor = now.chance_actor()
-                    if out and actor is not None and t.seats[actor].kind == "human":
-                        break
-                    action = chance.choose(now)
-                    after = now.apply(action)
-                    out.append(("chance", actor, str(action), after, None))
-                    now = after
-                return out
-
-            await self._commit_many(t, draws)
-            return True
-        seat = state.current_player()
-        if seat < 0 or t.seats[seat].kind != "bot":
-            return False
-        agent = self._bot(t, seat)
-        choice = await asyncio.to_thread(self._bot_choice, t, state, seat, agent)
-        await self._commit(t, "bot", seat, lambda: self._bot_move(t, state, seat, choice))
-        return True
+    async def _plan(
+        self, t: LiveTable, items: list[Item], budget: int, *, bots: int | None = None
+    ) -> list[Item]:
+        """``items`` followed by the automatic steps after them, worked out in memory:
+        chance's draws (not a person's throw) and bots' moves (at most ``bots``; none
+        inline while bots are paced by ``bot_delay``), until a person must act, the game
+        ends or ``budget`` entries are planned.  Nothing is written."""
+        if bots is None:
+            bots = 0 if self.settings.bot_delay > 0 else budget
+        if t.row.get("cut") is None or not all(s.taken for s in t.seats) or t.ended is not None:
+            return items
+        if items and items[-1][3] is None:  # a table-level event: the runner goes on
+            return items
+        state = items[-1][3] if items and items[-1][3] is not None else t.state
+        assert state is not None
+        chance = FairChance(
+            bytes.fromhex(t.row["server_seed"]),
+            bytes.fromhex(t.row["cut"] or ""),
+            draws=t.draws + sum(1 for item in items if item[0] == "chance"),
+        )
+        while len(items) < budget and not state.is_terminal():
+            if state.is_chance_node():
+                actor = state.chance_actor()
+                if actor is not None and t.seats[actor].kind == "human":
+                    break
+                action = chance.choose(state)
+                after = state.apply(action)
+                items.append(("chance", actor, str(action), after, None))
+                state = after
+                continue
+            seat = state.current_player()
+            if seat < 0 or t.seats[seat].kind != "bot" or bots <= 0:
+                break
+            bots -= 1
+            agent = self._bot(t, seat)
+            choice = await asyncio.to_thread(self._bot_choice, t, state, seat, agent)
+            text, after = self._bot_move(t, state, seat, choice)
+            items.append(("bot", seat, text, after, None))
+            state = after
+        return items
 
     def _bot(self, t: LiveTable, seat: int, name: str | None = None) -> Any:
         key = seat if name is None else -1 - seat
@@ -691,18 +743,11 @@ class TableService:
         return str(first), state.apply(first, seat=seat)
 
     async def _drive(self, t: LiveTable, budget: int) -> None:
-        """Play chance and bots inline (caller holds the lock); the rest in the background."""
-        delay = self.settings.bot_delay > 0
-        steps = 0
-        while steps < budget:
-            if delay and self._next_is_bot(t):
-                break
-            try:
-                if not await self._step(t):
-                    break
-            except SeqTaken:
-                await self._catch_up(t)
-            steps += 1
+        """Play chance and bots as one step (caller holds the lock); the rest later."""
+        try:
+            await self._commit_items(t, await self._plan(t, [], budget))
+        except SeqTaken:
+            await self._catch_up(t)
         self._after_change(t)
 
     def _next_is_bot(self, t: LiveTable) -> bool:
@@ -719,12 +764,17 @@ class TableService:
         self._schedule_timer(t)
 
     async def _run(self, t: LiveTable) -> None:
+        """The automatic steps a request left: each paced bot move (``bot_delay``) with
+        the chance after it, as one step each."""
         while not self._stopping:
-            if self._next_is_bot(t) and self.settings.bot_delay > 0:
+            paced = self.settings.bot_delay > 0
+            if self._next_is_bot(t) and paced:
                 await asyncio.sleep(self.settings.bot_delay)
             async with t.lock:
                 try:  # a stale copy fails its append (SeqTaken) and catches up then
-                    moved = await self._step(t)
+                    items = await self._plan(t, [], INLINE_STEPS, bots=1 if paced else None)
+                    await self._commit_items(t, items)
+                    moved = bool(items)
                 except SeqTaken:
                     await self._catch_up(t)
                     moved = True
@@ -769,32 +819,25 @@ class TableService:
                 return False
             t.timer, t.deadline = None, None
             state = t.state
-            try:
-                if t.to_roll() == seat:
-                    chance = t.chance()
-
-                    def roll() -> tuple[str, State | None]:
-                        action = chance.choose(state)
-                        return str(action), state.apply(action)
-
-                    await self._commit(t, "chance", seat, roll, {"timeout": True})
+            first: Item
+            if t.to_roll() == seat:
+                action = t.chance().choose(state)
+                first = ("chance", seat, str(action), state.apply(action), {"timeout": True})
+            else:
+                legal = [str(a) for a in state.legal_actions()]
+                mode = t.config.get("on_timeout", "pass")
+                if mode == "pass" and "pass" in legal:
+                    first = ("timeout", seat, "pass", state.apply("pass", seat=seat), None)
                 else:
-                    legal = [str(a) for a in state.legal_actions()]
-                    mode = t.config.get("on_timeout", "pass")
-                    if mode == "pass" and "pass" in legal:
-                        await self._commit(
-                            t, "timeout", seat, lambda: ("pass", state.apply("pass", seat=seat))
-                        )
-                    else:
-                        agent = self._bot(t, seat, bot_names(t.game.game_id)[0])
-                        choice = await asyncio.to_thread(self._bot_choice, t, state, seat, agent)
-                        await self._commit(
-                            t, "timeout", seat, lambda: self._bot_move(t, state, seat, choice)
-                        )
+                    agent = self._bot(t, seat, bot_names(t.game.game_id)[0])
+                    choice = await asyncio.to_thread(self._bot_choice, t, state, seat, agent)
+                    first = ("timeout", seat, *self._bot_move(t, state, seat, choice), None)
+            try:
+                await self._commit_items(t, await self._plan(t, [first], INLINE_STEPS))
             except SeqTaken:
                 await self._catch_up(t)
                 return False
-            await self._drive(t, INLINE_STEPS)
+            self._after_change(t)
             return True
 
     # -- table-level events -----------------------------------------------------------------
@@ -945,9 +988,13 @@ class TableService:
         ]
 
     def observation(self, t: LiveTable, seat: int | None) -> dict[str, Any]:
+        """The seat's observation, its legal actions as the table allows them: none
+        unless playing, and ``roll`` when the throw of the dice is the seat's."""
         obs = observe(t.state, seat)
         if t.status != "playing":
             obs["legal_actions"] = []
+        elif seat is not None and t.to_roll() == seat:
+            obs["legal_actions"] = [ROLL]
         return obs
 
     def table_view(self, t: LiveTable) -> dict[str, Any]:
@@ -979,12 +1026,6 @@ class TableService:
 
     def view(self, t: LiveTable, seat: int | None) -> dict[str, Any]:
         return {**self.table_view(t), "you": seat, "observation": self.observation(t, seat)}
-
-    def event_for(self, t: LiveTable, index: int, seat: int | None, obs: dict[str, Any]) -> Any:
-        event = dict(t.events[index])
-        if seat is not None and t.entries[index].is_action and index == len(t.entries) - 1:
-            event["event"] = obs.get("last_event")  # the seat's own view of what happened
-        return event
 
     def record(self, t: LiveTable) -> Record:
         """The record: every action (chance's included); the seed only once it is over."""
@@ -1083,27 +1124,53 @@ class TableService:
             self._loading.pop(t.id, None)
             self.presence.forget(t.id)
 
-    def state_message(self, t: LiveTable, seat: int | None) -> dict[str, Any]:
+    def state_message(
+        self,
+        t: LiveTable,
+        seat: int | None,
+        step: list[Entry] | None = None,
+        own: dict[int, dict[int, Any]] | None = None,
+    ) -> dict[str, Any]:
+        """The ``state`` message for one audience (a seat, or ``None``: the spectators):
+        the observation after the step, ``events`` (each entry of the step as that
+        audience may see it) and ``event`` (the last of them)."""
         obs = self.observation(t, seat)
-        event = self.event_for(t, len(t.events) - 1, seat, obs) if t.events else None
+        if step is None:
+            step = t.entries[-1:]
+        mine = (own or {}).get(seat, {}) if seat is not None else {}
+        events = []
+        for entry in step:
+            event = dict(t.events[entry.seq - 1])
+            if seat is not None and entry.is_action:
+                if entry.seq in mine:
+                    event["event"] = mine[entry.seq]
+                elif entry.seq == t.seq:
+                    event["event"] = obs.get("last_event")  # the seat's own view of it
+            events.append(event)
         return {
             "type": "state",
             "seq": t.seq,
             "observation": obs,
-            "event": event,
+            "event": events[-1] if events else None,
+            "events": events,
             "you": seat,
             **{k: v for k, v in self.table_view(t).items() if k not in ("rules", "seq")},
         }
 
-    def _push(self, t: LiveTable, entry: Entry) -> None:
+    def _push_step(
+        self, t: LiveTable, step: list[Entry], own: dict[int, dict[int, Any]] | None = None
+    ) -> None:
+        """One message per audience for a whole step, serialised once per audience: every
+        spectator of the table (and every socket of one seat) shares the same text."""
         subs = self.hub.subscribers(t.id)
-        if not subs:
+        if not subs or not step:
             return
-        messages: dict[int | None, dict[str, Any]] = {}
+        texts: dict[int | None, str] = {}
         for sub in subs:
-            if sub.seat not in messages:
-                messages[sub.seat] = self.state_message(t, sub.seat)
-            sub.send(messages[sub.seat])
+            text = texts.get(sub.seat)
+            if text is None:
+                text = texts[sub.seat] = dumps(self.state_message(t, sub.seat, step, own))
+            sub.send(text)
 
     def _push_seats(self, t: LiveTable) -> None:
         message = {

@@ -123,7 +123,12 @@ function onMessage(data) {
       if (data.observation) ctx.obs = data.observation;
       if (typeof data.seq === "number") ctx.seq = data.seq;
       absorb(data);
-      if (data.event) {
+      if (Array.isArray(data.events) && data.events.length) {
+        // one message per step: its entries in order (a fetch fills any gap before them)
+        const first = data.events[0].seq;
+        if (typeof first === "number" && eventsSeen > 0 && first > eventsSeen + 1) loadEvents();
+        else for (const e of data.events) logEvent(e, e.seq);
+      } else if (data.event) {
         const at = data.event.seq ?? data.seq;
         // several entries may have landed at once (a bot's reply, a deal): fetch what is missing
         if (typeof at === "number" && eventsSeen > 0 && at > eventsSeen + 1) loadEvents();
@@ -269,7 +274,7 @@ function render() {
   $("turn").textContent = turn.text;
   $("turn").classList.toggle("mine", turn.mine);
   let legal = ctx.obs.legal_actions || [];
-  if (ctx.me && ctx.info?.to_roll === ctx.me.seat && !isOver()) legal = [...legal, "roll"];
+  if (ctx.me && ctx.info?.to_roll === ctx.me.seat && !isOver() && !legal.includes("roll")) legal = [...legal, "roll"];
   const view = { ...ctx, legal: ctx.me ? legal : [], mine: Boolean(ctx.me) && legal.length > 0 && !ctx.pending, over: isOver() };
   ctx.module.render($("board"), $("controls"), view);
   seatList();
