@@ -20,7 +20,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from aceydeucey.core.registry import load_game
-from aceydeucey.server import service as service_module
+from aceydeucey.server import lobby as lobby_module
 
 from .conftest import bearer, new_table, settle, view
 
@@ -94,7 +94,7 @@ def test_no_message_holds_a_card_its_receiver_cannot_see(
     client: TestClient, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seeds = iter(bytes([i]) * 32 for i in range(1, 200))
-    monkeypatch.setattr(service_module, "new_server_seed", lambda: next(seeds))
+    monkeypatch.setattr(lobby_module, "new_server_seed", lambda: next(seeds))
     rng = random.Random(7)
     face_down_deals = 0
     for game_no in range(3):
