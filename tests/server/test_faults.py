@@ -15,11 +15,12 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import connect
 
 from aceydeucey.core.registry import load_game
 
 from .conftest import PG_URL, REDIS_URL, pg_schema
-from .test_processes import bearer, free_port, server, settle, uvicorn
+from .test_processes import bearer, free_port, receive_until, server, settle, uvicorn
 
 GAMES: list[dict[str, Any]] = [
     {
@@ -162,3 +163,25 @@ def test_one_of_two_processes_killed_the_other_plays_on() -> None:
                 events = httpx.get(f"{b}/api/tables/{table_id}/events").json()["events"]
                 assert events[: len(seen[table_id])] == seen[table_id]
                 play_to_end(b, table_id, tokens)
+
+
+def test_with_redis_down_processes_start_and_sockets_still_see_every_move() -> None:
+    dead_redis = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    with pg_schema() as schema:
+        env = {
+            "DATABASE_URL": PG_URL,
+            "ACEYDEUCEY_DATABASE_SCHEMA": schema,
+            "REDIS_URL": dead_redis,
+        }
+        pa, pb = free_port(), free_port()
+        with uvicorn(pa, env) as (a, _), uvicorn(pb, {**env, "ACEYDEUCEY_MIGRATE": "0"}) as (_b, _):
+            table_id, tokens = seat_people(a, {"game": "backgammon", "seats": ["human", "human"]})
+            with connect(f"ws://127.0.0.1:{pb}/ws/tables/{table_id}") as watcher:
+                receive_until(watcher, 0)
+                for _ in range(3):
+                    move = next_move(a, table_id, tokens)
+                    assert move is not None
+                    r = send(a, table_id, tokens[move[0]], move[1], move[2])
+                    assert r.status_code == 200, r.text
+                    # pushed by B, which polls its store while Redis is down: no request to B
+                    assert receive_until(watcher, r.json()["seq"])["seq"] >= r.json()["seq"]

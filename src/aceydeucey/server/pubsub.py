@@ -5,6 +5,10 @@ chat line, or ``{"seats": true}``); every *other* process that holds sockets for
 that table reloads the new entries from the database and pushes them.  The message
 only says that something changed: the database stays the one truth, so a lost
 message costs nothing but a delay (the next one, or a client's resync, catches up).
+
+While Redis is down a process keeps serving: it starts without it, retries with
+backoff, and meanwhile the service polls the database for the tables it holds
+sockets for; once connected again it catches up every table it holds.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ log = logging.getLogger("aceydeucey.server")
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
 CHANNEL = "aceydeucey:tables"
+#: Seconds between attempts to reach Redis again: first, and at most (doubling).
+BACKOFF = (0.5, 10.0)
 
 
 class Broadcaster:
@@ -40,9 +46,19 @@ class Broadcaster:
     def __init__(self) -> None:
         self.origin = secrets.token_hex(8)
         self._handler: Handler | None = None
+        #: called each time the connection to the other processes is (re)made
+        self._on_connect: Callable[[], Awaitable[None]] | None = None
+
+    @property
+    def connected(self) -> bool:
+        """Whether the other processes hear this one (always, alone)."""
+        return True
 
     async def start(self, handler: Handler) -> None:
         self._handler = handler
+
+    def on_connect(self, callback: Callable[[], Awaitable[None]]) -> None:
+        self._on_connect = callback
 
     async def stop(self) -> None:
         self._handler = None
@@ -66,12 +82,15 @@ class RedisBroadcaster(Broadcaster):
         self._redis = redis.Redis.from_url(url)
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
+        self._warned = False
 
     async def start(self, handler: Handler) -> None:
+        """Subscribe in the background: a process starts (and serves its own tables)
+        while Redis is down, and connects when Redis comes back, with backoff."""
         await super().start(handler)
-        await self._redis.ping()  # fail at start-up, loudly, when Redis is unreachable
         self._task = asyncio.create_task(self._listen())
-        await asyncio.wait_for(self._ready.wait(), 10)
+        with contextlib.suppress(TimeoutError):  # connected at once when Redis is up
+            await asyncio.wait_for(self._ready.wait(), 2)
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -81,7 +100,13 @@ class RedisBroadcaster(Broadcaster):
         await self._redis.aclose()
         await super().stop()
 
+    @property
+    def connected(self) -> bool:
+        return self._ready.is_set()
+
     async def publish(self, message: dict[str, Any]) -> None:
+        if not self.connected:  # peers poll the database meanwhile
+            return
         payload = json.dumps({**message, "origin": self.origin})
         try:
             await self._redis.publish(CHANNEL, payload)
@@ -89,11 +114,18 @@ class RedisBroadcaster(Broadcaster):
             log.warning("redis publish failed: %s", type(exc).__name__)
 
     async def _listen(self) -> None:
+        delay = BACKOFF[0]
         while True:
             try:
                 pubsub = self._redis.pubsub()
                 await pubsub.subscribe(CHANNEL)
                 self._ready.set()
+                if self._warned:
+                    log.warning("redis subscription restored")
+                    self._warned = False
+                delay = BACKOFF[0]
+                if self._on_connect is not None:
+                    await self._on_connect()
                 async for raw in pubsub.listen():
                     if raw.get("type") != "message":
                         continue
@@ -110,8 +142,12 @@ class RedisBroadcaster(Broadcaster):
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.warning("redis subscription lost (%s); retrying", type(exc).__name__)
-                await asyncio.sleep(1.0)
+                self._ready.clear()
+                if not self._warned:  # one line per outage, not one per retry
+                    log.warning("redis unreachable (%s); retrying", type(exc).__name__)
+                    self._warned = True
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, BACKOFF[1])
 
 
 def make_broadcaster(redis_url: str | None) -> Broadcaster:

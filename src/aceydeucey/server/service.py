@@ -30,17 +30,21 @@ The server knows the games only through ``load_game`` and the contract.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from typing import Any
 
 from aceydeucey.server.chat import Chat
 from aceydeucey.server.live import LiveTable, SeatInfo, hash_token, observe
-from aceydeucey.server.pubsub import Subscriber
+from aceydeucey.server.pubsub import LocalBroadcaster, Subscriber
 
 __all__ = ["LiveTable", "SeatInfo", "TableService", "hash_token", "observe"]
 
 log = logging.getLogger("aceydeucey.server")
+
+#: Seconds between reads of the store while Redis is down (tables with sockets here).
+POLL_SECONDS = 1.0
 
 
 class TableService(Chat):
@@ -56,10 +60,35 @@ class TableService(Chat):
         if self.settings.migrate:
             await self.store.migrate()
         await self.presence.start()
+        self.broadcaster.on_connect(self._catch_up_all)
         await self.broadcaster.start(self._on_remote)
+        if not isinstance(self.broadcaster, LocalBroadcaster):
+            self._spawn(self._poll_while_unheard())
         # serve at once: tables load on first touch; the playing ones are resumed (their
         # bots and timers) in the background rather than before the first request
         self._spawn(self._resume_playing())
+
+    async def _poll_while_unheard(self) -> None:
+        """While the other processes cannot be heard (Redis down), read the tables this
+        process holds sockets for from the store, so their sockets still see every move."""
+        while not self._stopping:
+            await asyncio.sleep(POLL_SECONDS)
+            if self.broadcaster.connected:
+                continue
+            for t in list(self._tables.values()):
+                if self.hub.subscribers(t.id):
+                    try:
+                        await self._catch_up(t)
+                    except Exception as exc:  # the store is down too: the next round
+                        log.warning("table %s: catch-up failed (%s)", t.id, type(exc).__name__)
+
+    async def _catch_up_all(self) -> None:
+        """Heard again (Redis back): whatever was missed meanwhile, for every table held."""
+        for t in list(self._tables.values()):
+            try:
+                await self._catch_up(t)
+            except Exception as exc:
+                log.warning("table %s: catch-up failed (%s)", t.id, type(exc).__name__)
 
     async def _resume_playing(self) -> None:
         for table_id in await self.store.table_ids(status=["playing"]):
