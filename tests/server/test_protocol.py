@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -147,3 +148,28 @@ def test_serve_takes_the_bot_delay_from_the_environment(
     assert result.exit_code == 0, result.output
     assert started["factory"] is True
     assert float(os.environ["ACEYDEUCEY_BOT_DELAY"]) == expected
+
+
+def test_an_idle_table_leaves_memory_and_comes_back_the_same(client: TestClient) -> None:
+    table_id = new_table(client, "backgammon", ["human", "bot:greedy"])
+    token = seat(client, table_id, 0)
+    before = ready_to_move(client, table_id, {0: token})
+    mine = view(client, table_id, token)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
+        until(ws, "state")
+        assert table_id not in service.evict_idle(0.0)  # a socket holds it
+    for _ in range(200):  # once the socket's close has been handled
+        if table_id in service.evict_idle(0.0):
+            break
+        time.sleep(0.02)
+    assert table_id not in service._tables
+    assert view(client, table_id) == before  # rebuilt from the store on first touch
+    assert view(client, table_id, token) == mine
+    legal = mine["observation"]["legal_actions"]
+    r = client.post(
+        f"/api/tables/{table_id}/actions",
+        json={"action": legal[0], "seq": mine["seq"]},
+        headers=bearer(token),
+    )
+    assert r.status_code == 200, r.text

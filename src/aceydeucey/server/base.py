@@ -53,6 +53,26 @@ class ServiceBase:
             self._loading.pop(t.id, None)
             self.presence.forget(t.id)
 
+    def evict_idle(self, idle_seconds: float) -> list[str]:
+        """Drop from memory the tables untouched for ``idle_seconds`` that need nothing
+        from this process: no socket, no automatic step running, no turn timer, no
+        request holding the lock.  The store rebuilds each on its next touch."""
+        now = time.monotonic()
+        gone = []
+        for table_id, t in list(self._tables.items()):
+            busy = (
+                self.hub.subscribers(table_id)
+                or t.lock.locked()
+                or t.timer is not None
+                or (t.runner is not None and not t.runner.done())
+            )
+            if not busy and now - t.touched >= idle_seconds:
+                del self._tables[table_id]
+                self._loading.pop(table_id, None)
+                self.presence.forget(table_id)
+                gone.append(table_id)
+        return gone
+
     def _cancel_timer(self, t: LiveTable) -> None:
         if t.timer is not None and t.timer is not asyncio.current_task():
             t.timer.cancel()

@@ -14,6 +14,7 @@ import collections
 import hashlib
 import json
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,6 +93,8 @@ class LiveTable:
     timer_seq: int = -1
     runner: asyncio.Task[None] | None = None
     chat_times: dict[int, collections.deque[float]] = field(default_factory=dict)
+    #: when a request or a step last touched the table (``time.monotonic``)
+    touched: float = field(default_factory=time.monotonic)
 
     @property
     def config(self) -> dict[str, Any]:

@@ -45,6 +45,8 @@ log = logging.getLogger("aceydeucey.server")
 
 #: Seconds between reads of the store while Redis is down (tables with sockets here).
 POLL_SECONDS = 1.0
+#: A table untouched this long, needing nothing from this process, leaves its memory.
+IDLE_SECONDS = 600.0
 
 
 class TableService(Chat):
@@ -64,6 +66,7 @@ class TableService(Chat):
         await self.broadcaster.start(self._on_remote)
         if not isinstance(self.broadcaster, LocalBroadcaster):
             self._spawn(self._poll_while_unheard())
+        self._spawn(self._evict_idle_tables())
         # serve at once: tables load on first touch; the playing ones are resumed (their
         # bots and timers) in the background rather than before the first request
         self._spawn(self._resume_playing())
@@ -81,6 +84,12 @@ class TableService(Chat):
                         await self._catch_up(t)
                     except Exception as exc:  # the store is down too: the next round
                         log.warning("table %s: catch-up failed (%s)", t.id, type(exc).__name__)
+
+    async def _evict_idle_tables(self) -> None:
+        """Tables leave memory after ``IDLE_SECONDS`` untouched (see ``evict_idle``)."""
+        while not self._stopping:
+            await asyncio.sleep(IDLE_SECONDS / 4)
+            self.evict_idle(IDLE_SECONDS)
 
     async def _catch_up_all(self) -> None:
         """Heard again (Redis back): whatever was missed meanwhile, for every table held."""

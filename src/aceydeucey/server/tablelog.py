@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -41,6 +42,7 @@ class TableLog(Views):
         """The live table (rebuilt from the store by replaying its log when not held)."""
         t = self._tables.get(table_id)
         if t is not None:
+            t.touched = time.monotonic()
             return t
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:
