@@ -116,15 +116,19 @@ def test_a_killed_server_resumes_every_table_at_its_last_acknowledged_action(
     db = f"sqlite+aiosqlite:///{tmp_path / 'serve.sqlite3'}"
     args = ["-m", "aceydeucey", "serve", "--port", str(port), "--database", db, "--bot-delay", "0"]
     with server(args, {"REDIS_URL": ""}, port) as (base, proc):
-        table_id, tokens = seat_people(base, body)
-        acknowledged = 0
-        for _ in range(3):
-            move = next_move(base, table_id, tokens)
-            assert move is not None
-            who, seq, action = move
-            r = send(base, table_id, tokens[who], seq, action)
-            assert r.status_code == 200, r.text
-            acknowledged = r.json()["seq"]
+        for _ in range(10):  # a table still playing after three acknowledged moves
+            table_id, tokens = seat_people(base, body)
+            acknowledged = 0
+            for _ in range(3):
+                move = next_move(base, table_id, tokens)
+                if move is None:
+                    break
+                who, seq, action = move
+                r = send(base, table_id, tokens[who], seq, action)
+                assert r.status_code == 200, r.text
+                acknowledged = r.json()["seq"]
+            if acknowledged and next_move(base, table_id, tokens) is not None:
+                break
         before = httpx.get(f"{base}/api/tables/{table_id}/events").json()["events"]
         who, seq, action = kill_in_flight(base, proc, table_id, tokens)
     with server(args, {"REDIS_URL": ""}, port) as (base, proc):
@@ -152,8 +156,10 @@ def test_one_of_two_processes_killed_the_other_plays_on() -> None:
                 tables = [seat_people(a, body) for body in GAMES]
                 for table_id, tokens in tables:
                     move = next_move(a, table_id, tokens)
-                    assert move is not None
-                    assert send(a, table_id, tokens[move[0]], move[1], move[2]).status_code == 200
+                    if move is not None:  # (bots may have ended it already)
+                        assert (
+                            send(a, table_id, tokens[move[0]], move[1], move[2]).status_code == 200
+                        )
                 seen = {
                     t: httpx.get(f"{a}/api/tables/{t}/events").json()["events"] for t, _ in tables
                 }
