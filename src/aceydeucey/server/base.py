@@ -52,6 +52,7 @@ class ServiceBase:
             del self._tables[t.id]
             self._loading.pop(t.id, None)
             self.presence.forget(t.id)
+            self.broadcaster.unfollow(t.id)
 
     def evict_idle(self, idle_seconds: float) -> list[str]:
         """Drop from memory the tables untouched for ``idle_seconds`` that need nothing
@@ -70,6 +71,7 @@ class ServiceBase:
                 del self._tables[table_id]
                 self._loading.pop(table_id, None)
                 self.presence.forget(table_id)
+                self.broadcaster.unfollow(table_id)
                 gone.append(table_id)
         return gone
 

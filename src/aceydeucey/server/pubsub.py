@@ -1,8 +1,9 @@
 """Table events between processes: in-process listeners, and Redis pub/sub across processes.
 
 A process that appends to a table's log publishes ``{"table": id, "seq": n}`` (or a
-chat line, or ``{"seats": true}``); every *other* process that holds sockets for
-that table reloads the new entries from the database and pushes them.  The message
+chat line, or ``{"seats": true}``) on the table's own channel; every *other* process
+that holds the table (each subscribes to the tables it holds, and only those)
+reloads the new entries from the database and pushes them.  The message
 only says that something changed: the database stays the one truth, so a lost
 message costs nothing but a delay (the next one, or a client's resync, catches up).
 
@@ -60,6 +61,12 @@ class Broadcaster:
     def on_connect(self, callback: Callable[[], Awaitable[None]]) -> None:
         self._on_connect = callback
 
+    def follow(self, table_id: str) -> None:
+        """Hear the other processes' events for a table this process now holds."""
+
+    def unfollow(self, table_id: str) -> None:
+        """No longer hear a table this process has let go of."""
+
     async def stop(self) -> None:
         self._handler = None
 
@@ -72,7 +79,8 @@ class LocalBroadcaster(Broadcaster):
 
 
 class RedisBroadcaster(Broadcaster):
-    """Redis pub/sub on one channel; each process ignores its own messages."""
+    """Redis pub/sub, one channel per table (``aceydeucey:tables:{id}``): a process
+    subscribes to the tables it holds only; each process ignores its own messages."""
 
     def __init__(self, url: str) -> None:
         super().__init__()
@@ -83,6 +91,9 @@ class RedisBroadcaster(Broadcaster):
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
         self._warned = False
+        self._following: set[str] = set()
+        self._pubsub: Any = None
+        self._changes: set[asyncio.Task[Any]] = set()
 
     async def start(self, handler: Handler) -> None:
         """Subscribe in the background: a process starts (and serves its own tables)
@@ -104,12 +115,40 @@ class RedisBroadcaster(Broadcaster):
     def connected(self) -> bool:
         return self._ready.is_set()
 
+    def follow(self, table_id: str) -> None:
+        if table_id not in self._following:
+            self._following.add(table_id)
+            self._change("subscribe", table_id)
+
+    def unfollow(self, table_id: str) -> None:
+        if table_id in self._following:
+            self._following.discard(table_id)
+            self._change("unsubscribe", table_id)
+
+    def _change(self, verb: str, table_id: str) -> None:
+        pubsub = self._pubsub
+        if pubsub is None or not self.connected:
+            return  # (re)subscribed on connecting
+
+        async def change() -> None:
+            try:
+                await getattr(pubsub, verb)(channel(table_id))
+            except Exception as exc:  # reconnecting subscribes to every table held
+                log.warning("redis %s failed: %s", verb, type(exc).__name__)
+
+        task = asyncio.create_task(change())
+        self._changes.add(task)
+        task.add_done_callback(self._changes.discard)
+
     async def publish(self, message: dict[str, Any]) -> None:
         if not self.connected:  # peers poll the database meanwhile
             return
         payload = json.dumps({**message, "origin": self.origin})
         try:
-            await self._redis.publish(CHANNEL, payload)
+            table_id = message.get("table")
+            await self._redis.publish(
+                channel(table_id) if isinstance(table_id, str) else CHANNEL, payload
+            )
         except Exception as exc:  # the database holds the truth; peers resync later
             log.warning("redis publish failed: %s", type(exc).__name__)
 
@@ -118,7 +157,8 @@ class RedisBroadcaster(Broadcaster):
         while True:
             try:
                 pubsub = self._redis.pubsub()
-                await pubsub.subscribe(CHANNEL)
+                await pubsub.subscribe(CHANNEL, *(channel(t) for t in self._following))
+                self._pubsub = pubsub
                 self._ready.set()
                 if self._warned:
                     log.warning("redis subscription restored")
@@ -143,11 +183,17 @@ class RedisBroadcaster(Broadcaster):
                 raise
             except Exception as exc:
                 self._ready.clear()
+                self._pubsub = None
                 if not self._warned:  # one line per outage, not one per retry
                     log.warning("redis unreachable (%s); retrying", type(exc).__name__)
                     self._warned = True
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, BACKOFF[1])
+
+
+def channel(table_id: str) -> str:
+    """A table's own channel."""
+    return f"{CHANNEL}:{table_id}"
 
 
 def make_broadcaster(redis_url: str | None) -> Broadcaster:

@@ -50,6 +50,7 @@ class TableLog(Views):
             if t is None:
                 t = await self._rebuild(table_id)
                 self._tables[table_id] = t
+                self.broadcaster.follow(table_id)
         return t
 
     async def _rebuild(self, table_id: str) -> LiveTable:
