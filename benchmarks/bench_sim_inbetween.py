@@ -39,8 +39,8 @@ from aceydeucey.inbetween.bots import BOTS
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.shoe import CARDS
 from aceydeucey.inbetween.state import InBetweenState
-from aceydeucey.inbetween.strategies import STRATEGIES
 from aceydeucey.sim.inbetween import deck_orders, play_sessions, raw_draws
+from aceydeucey.sim.inbetween_bots import STRATEGIES
 from aceydeucey.sim.inbetween_runs import summarize
 
 SIM_SESSIONS = 4_000_000

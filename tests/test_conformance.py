@@ -92,6 +92,7 @@ def _check_state(state: Any, info: GameInfo, rng: random.Random) -> None:
     assert hash(state) == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game_id", "preset"), CASES)
 def test_random_games_obey_the_contract(game_id: str, preset: str) -> None:
     cls = game_class(game_id)

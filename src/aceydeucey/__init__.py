@@ -7,13 +7,19 @@
 True
 """
 
-from aceydeucey.core import (
+# Numba's cache in the user's cache folder, set before any kernel module imports Numba.
+from aceydeucey.kernels import configure as _configure_kernels
+
+_configure_kernels()
+
+from aceydeucey.core import (  # noqa: E402
     CHANCE,
     TERMINAL,
     AceyDeuceyError,
     ActionSyntaxError,
     Agent,
     ChanceSource,
+    Ending,
     Game,
     IllegalActionError,
     OutOfTurnError,
@@ -27,6 +33,7 @@ from aceydeucey.core import (
     SystemChance,
     Table,
     UnknownGameError,
+    end,
     game_ids,
     load_game,
     replay,
@@ -41,6 +48,7 @@ __all__ = [
     "ActionSyntaxError",
     "Agent",
     "ChanceSource",
+    "Ending",
     "Game",
     "IllegalActionError",
     "OutOfTurnError",
@@ -55,6 +63,7 @@ __all__ = [
     "Table",
     "UnknownGameError",
     "__version__",
+    "end",
     "game_ids",
     "load_game",
     "replay",

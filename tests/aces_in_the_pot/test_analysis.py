@@ -120,6 +120,7 @@ def test_the_exact_solution_matches_the_engine_for_three_players(finish: str) ->
     assert math.isclose(rolls, float(solution.expected_rolls_exact), rel_tol=1e-12)
 
 
+@pytest.mark.slow
 def test_the_float_solution_matches_the_engine_for_four_players_and_two_finish_rolls() -> None:
     rules = AcesRules.resolve(players=4, finish_rolls=2)
     solution = solve(rules, exact=False)
@@ -143,6 +144,7 @@ def test_exact_and_float_agree_to_1e12(finish: str) -> None:
         assert a is not None and abs(float(a) - b) < 1e-12 * max(1.0, b)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("finish", ["last-chip", "one-holder"])
 def test_the_compiled_kernel_agrees_with_the_fractions(
     finish: str, monkeypatch: pytest.MonkeyPatch

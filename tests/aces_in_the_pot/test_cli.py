@@ -40,6 +40,7 @@ def test_analyze_float_for_five_players_and_a_readable_table() -> None:
     assert text.exit_code == 0 and "Lançamentos esperados" in text.stdout
 
 
+@pytest.mark.slow
 def test_analyze_plot_writes_a_png(tmp_path: Path) -> None:
     out = tmp_path / "aces.png"
     result = runner.invoke(

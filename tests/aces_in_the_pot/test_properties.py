@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -70,6 +71,7 @@ positions = st.integers(3, 7).flatmap(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(position=positions)
 def test_simulator_settles_a_throw_exactly_like_the_engine(

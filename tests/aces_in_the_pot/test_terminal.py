@@ -163,7 +163,10 @@ def test_analyze_shows_decimals_by_default_and_fractions_with_exact_or_json() ->
     assert re.search(r"│\s+1 │\s+0,\d{6} │", pt.stdout)
 
 
-def test_rules_take_dash_o_options_like_the_other_games() -> None:
+def test_rules_take_dash_o_options_like_the_other_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the game played saves its record under records/ here
     result = runner.invoke(app, ["rules", "aces-in-the-pot", "-o", "finish_rolls=4"])
     assert result.exit_code == 0, result.output
     assert "up to 4 rolls" in flat(result.stdout)
@@ -225,3 +228,15 @@ def test_replay_speaks_portuguese(tmp_path: Path) -> None:
     broken.write_text("{}")
     refused = runner.invoke(app, ["replay", str(broken), "--lang", "pt"])
     assert refused.exit_code == 2 and "erro:" in refused.output
+
+
+def test_end_of_input_saves_the_game_unfinished_and_fails(tmp_path: Path) -> None:
+    # The input closes at a throw: the game is saved unfinished and the command exits 1
+    # saying so (a quit, by contrast, is the player's choice and exits 0).
+    out = tmp_path / "g.json"
+    result = runner.invoke(
+        app, [*PLAY, "--speed", "fast", "--lang", "pt", "--record", str(out)], input="\n\n"
+    )
+    assert result.exit_code == 1, result.output
+    assert "a entrada acabou antes do jogo" in flat(result.output)
+    assert not replay(Record.load(out)).is_terminal()

@@ -10,6 +10,7 @@ import pytest
 DOC = Path(__file__).resolve().parents[2] / "docs" / "ai.md"
 
 
+@pytest.mark.slow
 def test_ai_doc_examples_run() -> None:
     pytest.importorskip("pettingzoo")
     result = doctest.testfile(

@@ -126,6 +126,7 @@ def test_masks_are_the_legal_actions_and_indices_replay_on_the_contract(
     assert state.observation(0) == end
 
 
+@pytest.mark.slow
 @FAST
 @given(game=games, seed=st.integers(0, 2**32 - 1))
 def test_the_same_seed_and_actions_give_the_same_game(game: Game, seed: int) -> None:

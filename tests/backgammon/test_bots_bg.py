@@ -205,6 +205,7 @@ def greedy_wins(variant: str, games: int) -> tuple[int, int]:
     return wins, points
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["classic", "acey-deucey"])
 def test_greedy_beats_random(variant: str) -> None:
     # 40 seeded games, GreedyBot on each seat half the time.  Two random players would win

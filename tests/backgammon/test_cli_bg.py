@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -175,7 +176,7 @@ def test_hot_seat_rejects_an_illegal_play_then_lists_and_accepts_a_legal_one(
         str(path),
         stdin=f"13/7\nlist\n{legal[0]}\n",
     )
-    assert code == 0, output
+    assert code == 1, output  # the input ended before the game: saved, and a failure
     assert "13/7: no checker on point 13" in output
     assert "Try again" in output
     listed = output.split(f"Legal plays ({len(legal)}):", 1)
@@ -205,11 +206,11 @@ def test_a_syntax_error_is_explained(tmp_path: Path) -> None:
     assert "not on the board" in output
 
 
-def test_human_against_bot_stops_cleanly_on_end_of_input(tmp_path: Path) -> None:
+def test_human_against_bot_end_of_input_saves_unfinished_and_fails(tmp_path: Path) -> None:
     path = tmp_path / "partial.json"
     code, output = run("play", "backgammon", "--seed", "5", "--record", str(path), stdin="")
-    assert code == 0, output
-    assert "Game stopped" in output
+    assert code == 1, output
+    assert "Game stopped" in output and "input ended before the game did" in output
     record = Record.load(path)
     assert record.players == ["You", "Bot 1 (greedy)"]
     assert not replay(record).is_terminal()
@@ -302,6 +303,31 @@ def test_question_mark_lists_the_plays_numbered_and_a_number_picks_one(
     assert f"numbered 1 to {len(legal)}" in capsys.readouterr().out
 
 
+def test_question_mark_pages_a_long_list_of_plays(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Doubles from the opening position have dozens of plays: ? shows them a page at a
+    # time, says how many are left, and the next ? shows the next page.
+    from aceydeucey.backgammon.board import Position
+    from aceydeucey.backgammon.game import BackgammonGame
+    from aceydeucey.cli.backgammon import PAGE
+
+    game = load_game("backgammon", variant="classic")
+    assert isinstance(game, BackgammonGame)
+    position = Position.build({24: 2, 13: 5, 8: 3, 6: 5}, {1: 2, 12: 5, 17: 3, 19: 5})
+    obs = game.new_state(position=position, dice=(1, 1)).observation(0)
+    legal = obs["legal_actions"]
+    assert isinstance(legal, list) and len(legal) > 2 * PAGE
+    answer, _ = human_at(obs, ["?", "?", str(PAGE + 3)], monkeypatch)
+    assert answer == legal[PAGE + 2]
+    shown = capsys.readouterr().out
+    assert f"Legal plays 1 to {PAGE} of {len(legal)}:" in shown
+    assert f"Legal plays {PAGE + 1} to {2 * PAGE} of {len(legal)}:" in shown
+    assert f"… {len(legal) - PAGE} more: ? shows the next ones." in shown
+    numbered = re.findall(r"^\s+(\d+)\. ", shown, flags=re.MULTILINE)
+    assert [int(n) for n in numbered] == list(range(1, 2 * PAGE + 1))
+
+
 def test_after_a_1_2_a_number_names_the_double_and_the_prompt_says_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -319,6 +345,31 @@ def test_after_a_1_2_a_number_names_the_double_and_the_prompt_says_so(
     _, prompts = human_at(state.observation(0), ["6"], monkeypatch, lang="pt")
     assert "escolha uma dupla" in prompts[0] and "lança outra vez" in prompts[0]
     assert state.apply(answer).dice == (6, 6, 6, 6)
+
+
+def test_naming_a_double_answers_a_move_or_a_bad_number_with_how_to_name_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # After a 1-2 a move (13/7) or a number outside 1-6 is not a move-syntax error: the
+    # player is told that a double is named by its number, and asked again.
+    from aceydeucey.backgammon.board import Position
+    from aceydeucey.backgammon.game import BackgammonGame
+
+    game = load_game("backgammon", start="standard")
+    assert isinstance(game, BackgammonGame)
+    position = Position.build({24: 2, 13: 5, 8: 3, 6: 5}, {1: 2, 12: 5, 17: 3, 19: 5})
+    obs = game.new_state(position=position, dice=(2, 1)).apply("13/11 6/5").observation(0)
+    answer, prompts = human_at(obs, ["13/7", "7", "", "double 4"], monkeypatch)
+    assert answer == "double 4" and len(prompts) == 4
+    shown = capsys.readouterr().out
+    assert "'13/7' does not name a double: a double is named by its number, 1 to 6" in shown
+    assert "'7' does not name a double" in shown
+    assert "Name the double to play: 1, 2, 3, 4, 5 or 6" in shown  # the empty answer
+    assert "not a move" not in shown
+    answer, _ = human_at(obs, ["13/7", "dupla 5"], monkeypatch, lang="pt")
+    assert answer == "double 5"
+    shown = capsys.readouterr().out
+    assert "'13/7' não escolhe uma dupla: a dupla escolhe-se pelo seu número, de 1 a 6" in shown
 
 
 def test_the_winner_is_said_once(tmp_path: Path) -> None:
@@ -362,7 +413,7 @@ def test_resume_continues_an_unfinished_game(tmp_path: Path) -> None:
     code, _ = run(
         "play", "backgammon", "--hot-seat", "--seed", "7", "--record", str(path), stdin="1\n"
     )
-    assert code == 0
+    assert code == 1  # input ended: saved unfinished
     before = Record.load(path)
     assert legal[0] in before.actions and not replay(before).is_terminal()
     later = tmp_path / "second.json"
@@ -376,7 +427,7 @@ def test_resume_continues_an_unfinished_game(tmp_path: Path) -> None:
         str(later),
         stdin="1\n1\n",
     )
-    assert code == 0, output
+    assert code == 1, output  # two plays, then the input ends: saved unfinished
     assert "Continuing the game" in output
     after = Record.load(later)
     assert after.actions[: len(before.actions)] == before.actions

@@ -27,6 +27,7 @@ def run(*args: str) -> tuple[int, str]:
 # -- hint -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ply", ["0", "2"])
 def test_hint_json_ranks_every_legal_play_best_first(ply: str) -> None:
     code, out = run(
@@ -98,6 +99,7 @@ def test_hint_errors_are_coded_and_translated(args: tuple[str, ...], en: str, pt
 # -- train ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_train_measures_as_it_goes_and_resumes(tmp_path: Path) -> None:
     path = tmp_path / "net.npz"
     code, out = run(
@@ -157,3 +159,28 @@ def test_train_refuses_bad_arguments(tmp_path: Path) -> None:
     assert code == 2 and "variante" in out
     code, out = run("train", "backgammon", "--variant", "chess", "--lang", "pt")
     assert code == 2 and "variant desconhecido 'chess'" in out and "Traceback" not in out
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_hint_headers_are_never_cut_on_an_80_column_screen(
+    lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from aceydeucey.cli.common import console
+
+    monkeypatch.setattr(console, "width", 80)
+    code, out = run("hint", "backgammon", "--variant", "classic", "--position", OPENING_ID,
+                    "--dice", "3-1", "--lang", lang)  # fmt: skip
+    assert code == 0, out
+    assert "…" not in out  # Rich's mark of a cut cell
+    assert all(len(line) <= 80 for line in out.splitlines())
+    assert out.count("Backgammon") == 2  # won and lost, whole
+
+
+def test_train_speed_takes_the_plural_of_its_number() -> None:
+    # "1 games per CPU second" read wrongly: the rate's words follow its number.
+    from aceydeucey.cli.train import rate_text
+
+    assert rate_text(0.8, "en") == "1 game per CPU second"
+    assert rate_text(2.0, "en") == "2 games per CPU second"
+    assert rate_text(1.0, "pt") == "1 jogo por segundo de CPU"
+    assert rate_text(12345.0, "pt") == "12\u00a0345 jogos por segundo de CPU"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from aceydeucey.cli.app import app
@@ -94,6 +95,7 @@ def test_bad_counts_are_refused() -> None:
     assert code == 2 and "chess" in out
 
 
+@pytest.mark.slow
 def test_the_table_keeps_its_right_edge_and_counts_the_draws() -> None:
     """Five In-Between bots in Portuguese once cut the won-lost header and wrapped the cells;
     the standings left out the draws, so won and lost did not add up to the games."""

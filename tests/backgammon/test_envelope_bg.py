@@ -67,6 +67,7 @@ def test_events_have_one_shape() -> None:
     assert {"opening", "roll", "play"} <= kinds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("variant", "results"),
     [("acey-deucey", {"per_checker"}), ("classic", {"single", "gammon", "backgammon"})],

@@ -78,6 +78,7 @@ def assert_agree(state: BackgammonState) -> list[Play]:
     return fast_plays
 
 
+@pytest.mark.slow
 def test_classic_agrees_with_reference_on_3000_positions() -> None:
     # Every roll, bar entries, blocked rolls and bear-offs must all be covered.
     game = aceydeucey.load_game("backgammon", variant="classic")
@@ -93,6 +94,7 @@ def test_classic_agrees_with_reference_on_3000_positions() -> None:
     assert min(bar, passes, bear_offs) >= 20, (bar, passes, bear_offs)
 
 
+@pytest.mark.slow
 def test_acey_deucey_agrees_with_reference_on_3000_positions() -> None:
     # Entering from off the board, the bar, bear-off, every roll and every named double.
     game = aceydeucey.load_game("backgammon", variant="acey-deucey")
@@ -131,6 +133,7 @@ OPTIONS = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(options=OPTIONS, seed=st.integers(0, 10_000))
 def test_agreement_under_every_move_option(options: dict[str, Any], seed: int) -> None:
@@ -269,6 +272,7 @@ def test_free_choice_of_dice_uses_the_reference() -> None:
     assert any(len(p.moves) == 1 for p in state.plays)
 
 
+@pytest.mark.slow
 def test_more_than_four_equal_dice_go_to_the_reference() -> None:
     # The kernel plays up to four dice; a longer hand of one number (an API caller's) is
     # answered by the reference rather than run past the kernel's work space.

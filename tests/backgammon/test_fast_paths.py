@@ -125,7 +125,7 @@ def test_a_play_of_another_state_is_refused_and_the_state_unchanged() -> None:
 
 
 def test_until_the_kernel_is_loaded_the_reference_answers_alike(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    # A fresh install compiles the kernel in a background thread; meanwhile the game's
+    # A fresh install compiles the kernel in a separate process; meanwhile the game's
     # generator answers with the reference: the same plays, in the same order.
     import aceydeucey
 

@@ -40,6 +40,7 @@ def gnubg_choice(position: Position, dice: tuple[int, ...]) -> Position | None:
     return position
 
 
+@pytest.mark.slow
 def test_the_bot_chooses_what_gnubg_chooses() -> None:
     # Positions from seeded random classic games: wherever there is a choice, the bot's
     # play leads to the position gnubg's own 0-ply move leads to.

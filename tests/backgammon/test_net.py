@@ -78,6 +78,7 @@ def test_race_flag() -> None:
     assert encode(board)[0, I_RACE] == 0.0
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(st.sampled_from(["acey-deucey", "classic"]), st.integers(0, 10_000), st.integers(0, 1))
 def test_flipped_encoding_is_the_encoding_of_the_flipped_board(

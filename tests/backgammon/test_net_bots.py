@@ -103,6 +103,7 @@ def test_two_ply_ranks_the_same_plays() -> None:
     assert all(math.isfinite(c.equity) for c in deep)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["acey-deucey", "classic"])
 def test_shipped_network_beats_random(variant: str) -> None:
     rules = BackgammonRules.resolve(variant=variant)

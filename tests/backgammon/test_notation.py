@@ -99,6 +99,7 @@ def test_malformed_text_raises_syntax_errors(text: str, message: str) -> None:
         parse_action_text(text)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(seed=st.integers(0, 10_000), steps=st.integers(0, 300), variant=st.sampled_from(VARIANTS))
 def test_every_legal_play_parses_back_from_its_text(seed: int, steps: int, variant: str) -> None:

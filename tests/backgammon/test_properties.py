@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -85,6 +86,7 @@ def _play(options: dict[str, Any], seed: int) -> tuple[Record, BackgammonState]:
     return record, table.state
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, derandomize=True)
 @given(index=st.integers(0, len(VARIANT_OPTIONS) - 1), seed=st.integers(0, 2**31))
 def test_random_games_keep_invariants_and_replay(index: int, seed: int) -> None:
@@ -106,7 +108,9 @@ def test_position_id_round_trips_in_classic_games(seed: int, steps: int) -> None
     state = table.state
     assert isinstance(state, BackgammonState)
     position = state.position
-    assert Position.from_position_id(state.position_id()) == position
+    # the ID is from the side on roll next: after the game's last play, the loser
+    on_roll = position.flip() if state.phase == "over" else position
+    assert Position.from_position_id(state.position_id()) == on_roll
     if state.phase == "play":
         roll = (state.dice[0], state.dice[-1] if len(state.dice) == 2 else state.dice[0])
         rebuilt = game.new_state(position_id=state.position_id(), dice=roll, seat=state.mover)
@@ -149,6 +153,7 @@ def _brute_force(position: Position, dice: tuple[int, ...], rules: Any) -> set[P
     return best
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(
     index=st.integers(0, len(VARIANT_OPTIONS) - 1),

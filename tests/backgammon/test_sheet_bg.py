@@ -20,8 +20,9 @@ def option_values(name: str) -> list[Any]:
     """Every value an option accepts (small ranges sampled)."""
     field = next(f for f in dataclasses.fields(BackgammonRules) if f.name == name)
     hint = typing.get_type_hints(BackgammonRules)[name]
-    if field.metadata.get("choices"):
-        return list(field.metadata["choices"])
+    choices = BackgammonRules.option_spec(name).choices
+    if choices:
+        return list(choices)
     if hint is bool:
         return [True, False]
     if field.metadata.get("min") is not None:

@@ -178,7 +178,7 @@ def test_replay_names_index_text_and_reason_of_first_bad_action() -> None:
         ({"game": "chess"}, "unknown game 'chess'"),
         ({"rules": {"preset": "plain", "factor": 0}}, "out of range 1..100"),
         ({"players": ["solo"]}, "lists 1 players but its rules seat 2"),
-        ({"result": {"returns": ["99", "-99"]}}, "differs from the replayed"),
+        ({"result": {"returns": ["99", "-99"]}}, "result differs: it says returns = "),
     ],
 )
 def test_malformed_records_fail_clearly(changes: dict[str, object], message: str) -> None:

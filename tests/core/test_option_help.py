@@ -136,6 +136,8 @@ def test_describe_options_lists_every_field_json_ready(game_id: str, lang: str) 
             "help",
             "source",
             "preset_key",
+            "nullable",
+            "schema",
         }
         assert entry["help"] == texts[f"{game_id}.option.{f.name}"]
         assert entry["preset_key"] is (f.name == rules.PRESET_KEY)
@@ -225,6 +227,8 @@ def test_uncatalogued_rules_fall_back_to_the_declared_english() -> None:
         "help": "",
         "source": "",
         "preset_key": False,
+        "nullable": False,
+        "schema": {"type": "array", "items": {"type": "string"}, "default": ["x", "y"]},
     }
     assert described["preset"]["choices"] == ["plain", "big"]
     assert [p["summary"] for p in ToyRules.describe_presets("toy", "pt")] == ["", ""]

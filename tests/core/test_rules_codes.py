@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import pytest
 
@@ -48,9 +48,9 @@ from tests.core.toy import ToyRules
         ),
         (
             {"mode": "c"},
-            "rules.wrong_type",
-            "option 'mode' of toy must be 'a' | 'b', not 'c'",
-            "tem de ser 'a' | 'b', não 'c'",
+            "rules.not_a_choice",
+            "option 'mode' of toy cannot be 'c'; accepted: a, b",
+            "não pode ser 'c'; aceites: a, b",
         ),
     ],
 )
@@ -72,7 +72,7 @@ class _ColourRules(RulesBase):
     DEFAULT_PRESET: ClassVar[str] = "plain"
 
     preset: str = "plain"
-    colour: str = option("red", choices=("red", "blue"), help="a colour")
+    colour: Literal["red", "blue"] = option("red", help="a colour")
 
 
 def test_a_value_outside_the_choices_is_coded() -> None:

@@ -28,6 +28,7 @@ from aceydeucey.cli.inbetween_ui import (
     final_view,
     table_view,
 )
+from aceydeucey.core.record import Record, replay
 from aceydeucey.inbetween.rules import InBetweenRules, Rules
 
 runner = CliRunner()
@@ -260,8 +261,11 @@ def test_odds_usage_line_reads_well() -> None:
     assert code == 0
     # Typer's usage marks optional arguments [X]: the posts are optional because --table
     # and --house-edge take none (without either, missing posts are a coded error).
-    assert "odds [OPTIONS] [POST] [POST] [POST]" in flat(out)
+    assert "odds [OPTIONS] [POST1] [POST2] [POST3]" in flat(out)
     assert "{POST" not in out and "[POST POST]" not in out
+    # Each post has its own help row (three identical rows told nothing).
+    rows = [line for line in out.splitlines() if re.search(r"│\s+POST\d", line)]
+    assert len(rows) == 3 and len({re.sub(r"POST\d", "", row) for row in rows}) == 3
     assert "--json" in out and "<bool>" not in out.split("--help")[0]
 
 
@@ -296,6 +300,7 @@ def test_odds_match_a_brute_force_count(
 _CARDS = [r + s for r in RANKS for s in SUITS]
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(
     cards=st.lists(st.sampled_from(_CARDS), min_size=2, max_size=8, unique=True),
@@ -582,7 +587,8 @@ def test_quit_shows_the_standings_and_resume_continues(tmp_path: Path) -> None:
         "en",
         input="quit\n",
     )
-    assert code == 0 and "Game stopped before the end." in out and "Final standings" in out
+    assert code == 0 and "Game stopped before the end." in out and "Standings so far" in out
+    assert "Final standings" not in out  # the game is not over: no final standings
     saved = json.loads(path.read_text(encoding="utf-8"))
     assert saved["result"]["terminal"] is False
     done = tmp_path / "done.json"
@@ -599,6 +605,9 @@ def test_quit_shows_the_standings_and_resume_continues(tmp_path: Path) -> None:
     )
     assert code == 0, out
     assert f"Resuming {path}" in flat(out)
+    # The table is drawn once on resuming (the seat's prompt draws it), not twice.
+    resumed = out.split("Resuming", 1)[1].split("Your turn", 1)[0]
+    assert resumed.count("╭─ In-Between") == 1, resumed
     finished = json.loads(done.read_text(encoding="utf-8"))
     assert finished["actions"][: len(saved["actions"])] == saved["actions"]
     assert finished["result"]["terminal"] is True
@@ -653,11 +662,22 @@ def test_quit_saves_an_unfinished_record(tmp_path: Path) -> None:
     assert code == 0 and json.loads(out)["terminal"] is False
 
 
-def test_end_of_input_stops_like_quit(tmp_path: Path) -> None:
-    # No input at all: the prompt meets the end of stdin and the game stops cleanly.
+def test_end_of_input_saves_the_game_unfinished_and_fails(tmp_path: Path) -> None:
+    # No input at all: the prompt meets the end of stdin. The game is saved, unfinished,
+    # and the command fails (exit 1) saying so: a script never mistakes it for a finish.
     code, out, path = _human_game(tmp_path, [])
-    assert code == 0 and path.is_file()
+    assert code == 1 and path.is_file()
     assert "Game stopped before the end." in out
+    assert "input ended before the game did" in out and "--resume" in out
+    assert not replay(Record.load(path)).is_terminal()
+    assert "★" not in out  # an unfinished game has no winner to star
+
+
+def test_quit_stars_no_winner_of_an_unfinished_game(tmp_path: Path) -> None:
+    code, out, _ = _human_game(tmp_path, ["pass", "quit"])
+    assert code == 0, out
+    assert "Game stopped before the end." in out
+    assert "★" not in out
 
 
 def test_portuguese_game(tmp_path: Path) -> None:
@@ -889,3 +909,84 @@ def test_later_sessions_name_their_records() -> None:
     assert record_path_after(Path("out/game.json"), 2) == Path("out/game-2.json")
     assert record_path_after(Path("/dev/null"), 3) == Path("/dev/null")
     assert record_path_after(None, 2).parent == Path("records")
+
+
+def test_refusals_in_portuguese_echo_the_players_words_and_seats_from_one(
+    tmp_path: Path,
+) -> None:
+    # Each refusal repeats the action in the words the player types (apostar 99, acima 1,
+    # manter), lists what may be typed in the same words, and counts seats from 1.
+    path = tmp_path / "pt.json"
+    code, out = invoke(
+        "play",
+        "inbetween",
+        "--seed",
+        "3",
+        "--lang",
+        "pt",
+        "--record",
+        str(path),
+        input="bet 99\nhigher 1\nstay\n5H\n\npass\nquit\n",
+    )
+    assert code == 0, out
+    text = flat(out)
+    assert "Não aceite: apostar 99: no máximo" in text
+    assert "Não aceite: acima 1: não com estas balizas; pode: apostar, passar" in text
+    assert "Não aceite: manter:" in text
+    assert "o lugar 1 tem de decidir" in text and "o lugar 0" not in text
+    for english in ("bet 99", "higher 1", "stay:", "pode: bet", "passar, bet"):
+        assert english not in text, english
+    # An empty answer is asked again with the reason: what may be typed.
+    assert text.count("A sua vez. Possível: passar, apostar 1–4") >= 2
+
+
+def test_three_posts_narration_names_the_gap(tmp_path: Path) -> None:
+    # Each decision and third card under three posts says which gap it is on.
+    code, out = invoke(
+        "play",
+        "inbetween",
+        "--seed",
+        "5",
+        "--players",
+        "2",
+        "--preset",
+        "three-posts",
+        "-o",
+        "rounds=1",
+        "--lang",
+        "en",
+        "--record",
+        str(tmp_path / "tp.json"),
+        input="pass\nbet 1\nmaybe\nn\n",
+    )
+    assert code == 0, out
+    text = flat(out)
+    assert "Bot 1 (ev) passes (gap 1: J♠ to A♦)" in text
+    assert "Bot 1 (ev) bets 1 (gap 2: A♦ to 7♠)" in text
+    assert "You pass (gap 1: 6♣ to K♣)" in text and "You bet 1 (gap 2: K♣ to 10♠)" in text
+    assert re.search(r"third card 2♦ outside: loses \(-1\) Pot 2 \(gap 2: K♣ to 10♠\)", text)
+    # A wrong answer to "another session?" is asked again with the choices.
+    assert text.count("Another session with the same seats? c: carry") == 2
+
+
+@pytest.mark.parametrize(
+    ("preset", "pt"),
+    [
+        ("guide", "regras do guia"),
+        ("banker", "regras do jogo do dador"),
+        ("sheets", "regras das folhas"),
+        ("red-dog", "regras do Red Dog"),
+        ("three-posts", "regras de três balizas"),
+    ],
+)
+def test_the_welcome_names_the_preset_in_the_players_language(
+    preset: str, pt: str, tmp_path: Path
+) -> None:
+    # Not "regras guide": the preset's id stays out of a Portuguese screen.
+    code, out = invoke(
+        "play", "inbetween", "--preset", preset, "--bots", "3", "--players", "3",
+        "--seed", "1", "-o", "rounds=1", "--lang", "pt", "--record", str(tmp_path / "w.json"),
+    )  # fmt: skip
+    assert code == 0, out
+    first = out.splitlines()[0]
+    assert first == f"In-Between: {pt}"

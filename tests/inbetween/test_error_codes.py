@@ -219,7 +219,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "bet 1",
         "ace.call_first",
         "bet 1: first call the ace: ace high or ace low",
-        "bet 1: declare primeiro o ás: ace high ou ace low",
+        "bet 1: declare primeiro o ás: ás alto ou ás baixo",
     ),
     (
         {"players": 2},
@@ -243,7 +243,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "raise 1",
         "raise.none_affordable",
         "raise 1: you have no chips left to raise; you may stay",
-        "raise 1: não tem fichas para aumentar; pode ficar (stay)",
+        "raise 1: não tem fichas para aumentar; pode manter",
     ),
     (
         RED,
@@ -251,7 +251,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "bet 1",
         "raise.stay_or_raise",
         "bet 1: after the spread you may only stay or raise",
-        "bet 1: depois do intervalo só pode ficar (stay) ou aumentar (raise)",
+        "bet 1: depois do intervalo só pode manter ou aumentar (aumentar N)",
     ),
     (
         {"players": 2},

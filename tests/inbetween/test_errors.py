@@ -28,7 +28,7 @@ def test_unknown_option_lists_the_accepted_ones() -> None:
 def test_option_out_of_range_or_wrong_choice() -> None:
     with pytest.raises(RulesError, match=r"'decks'.*out of range"):
         load_game("inbetween", decks=9)
-    with pytest.raises(RulesError, match=r"'pairs'.*not 'maybe'"):
+    with pytest.raises(RulesError, match=r"'pairs'.*cannot be 'maybe'; accepted: bet"):
         load_game("inbetween", pairs="maybe")
 
 

@@ -4,7 +4,8 @@ shows a face-down card or anything derived from one.
 The known holes, each closed: a pair or neighbours rule (``redeal``, ``push``, ``lose``,
 ``win``) turns the hand up for everyone before it applies, and a redeal's new posts come
 face down; a split turns the pair up once; the stake limits are shown only to the seat
-whose hand it is; a face-down first ace cannot be called (``aces="first-card"`` is refused).
+whose hand it is; each split hand's new post comes face down; a face-down first ace
+cannot be called (``aces="first-card"`` is refused).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import json
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from aceydeucey import load_game
 from aceydeucey.core import Seeded, Table
@@ -75,17 +78,65 @@ def test_an_automatic_pair_or_neighbours_rule_shows_the_hand_it_applies_to(
     assert state.observation(None)["seen"] == [cards[0], cards[2]]
 
 
-def test_a_split_turns_the_pair_up_once() -> None:
+def test_a_split_turns_the_pair_up_once_and_deals_each_new_post_face_down() -> None:
     state = play(new(**HIDDEN, pairs="split"), "7C", "2C", "7D", "9H")
     assert state.observation(0)["seen"] == []
     state = play(state, "split")
     assert state.observation(0)["seen"] == ["7C", "7D"]
-    state = play(state, "QS", "bet 1", "8H")  # first hand 7C QS, inside
+    state = play(state, "QS")  # the first hand's new post: face down, as a redeal's
+    assert state.event_view() == {"kind": "post", "seat": 1, "face_down": True}
+    for viewer in (0, None):
+        obs = state.observation(viewer)
+        assert "QS" not in _cards(obs) and obs["seen"] == ["7C", "7D"]
+        assert obs["min_stake"] is None and obs["max_stake"] is None
+    mine = state.observation(1)
+    assert mine["posts"] == ["7C", "QS"] and mine["hidden_hand"] == ["QS"]
+    assert mine["max_stake"] is not None and "bet 1" in mine["legal_actions"]
+    state = play(state, "bet 1", "8H")  # first hand 7C QS, inside: turned up by the bet
     assert state.observation(0)["seen"] == ["7C", "7D", "QS", "8H"]
-    state = play(state, "KS", "bet 1", "9C")  # second hand 7D KS, inside
+    state = play(state, "KS")  # the second hand's new post, face down too
+    assert "KS" not in _cards(state.observation(0))
+    assert state.observation(1)["hidden_hand"] == ["KS"]
+    state = play(state, "bet 1", "9C")  # second hand 7D KS, inside
     seen = state.observation(0)["seen"]
     assert seen == ["7C", "7D", "QS", "8H", "KS", "9C"]
     assert max(Counter(seen).values()) == 1
+
+
+def test_a_split_hand_folded_keeps_its_new_post_hidden() -> None:
+    state = play(new(**HIDDEN, pairs="split"), "7C", "2C", "7D", "9H", "split", "8S", "pass")
+    assert state.phase == "deal-post"  # the second hand's post
+    assert "8S" not in _cards(state.observation(0)) and "8S" not in _cards(state.observation(None))
+    state = play(state, "KS")
+    assert state.observation(1)["hidden_hand"] == ["KS"]
+    assert "KS" not in _cards(state.observation(0))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_under_hidden_no_post_is_ever_dealt_face_up(seed: int) -> None:
+    game = load_game(
+        "inbetween",
+        players=3,
+        hidden=True,
+        deal="both-around",
+        pairs="split",
+        adjacent="redeal",
+        starting_chips=10,
+    )
+    bots = [RandomBot(seed), ExpectedValueBot(), RandomBot(seed + 1)]
+    table = Table(game, bots, chance=Seeded(seed))
+    steps = 0
+    while not table.state.is_terminal() and steps < 400:
+        before = table.state
+        after = table.step()
+        steps += 1
+        if not before.is_chance_node():
+            continue
+        event = after.event_view()
+        assert event is not None
+        if event["kind"] == "post":
+            assert event.get("face_down") is True and "card" not in event, event
 
 
 def test_ev_bots_play_hidden_split_sessions_through() -> None:

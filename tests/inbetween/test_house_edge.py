@@ -138,6 +138,7 @@ def test_optimal_raising_beats_never_and_always_raising_exactly() -> None:
         assert never.average_bet == 1 and always.raise_spreads == tuple(range(1, 12))
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(raise_on=st.sets(st.integers(1, 11)), decks=st.integers(1, 8))
 def test_no_raising_policy_beats_the_optimal_one(raise_on: set[int], decks: int) -> None:
@@ -157,6 +158,7 @@ def test_other_payout_tables_follow_the_rules() -> None:
     assert err.value.code == "ib_odds.house_edge_needs_house"
 
 
+@pytest.mark.slow
 def test_a_monte_carlo_through_the_engine_agrees() -> None:
     """Seeded sessions of one seat at the house, the ``ev`` bot raising when it gains:
     the mean result per hand is the exact edge's negative within four standard errors,

@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -132,6 +133,7 @@ def check(state: InBetweenState, public: set[str], private: list[list[str]]) -> 
             assert obs["min_stake"] is None and obs["max_stake"] is None
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rule_sets(), seed=st.integers(0, 10**6))
 def test_no_observation_shows_a_card_its_viewer_may_not_know(rules: Rules, seed: int) -> None:

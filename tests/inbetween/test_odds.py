@@ -199,6 +199,7 @@ def _engine_value(state: InBetweenState, text: str) -> Fraction:
     return total
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(
     preset=st.sampled_from(["guide", "sheets", "three-posts", "banker"]),

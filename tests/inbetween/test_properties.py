@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -102,6 +103,7 @@ def run(rules: Rules, seed: int, bot: type[RandomBot] | type[ExpectedValueBot]) 
     return table
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(rules=rule_sets(), seed=st.integers(0, 10_000))
 def test_random_games_keep_every_invariant_and_replay(rules: Rules, seed: int) -> None:

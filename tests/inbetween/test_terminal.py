@@ -156,3 +156,60 @@ def test_an_end_reason_given_as_a_message_renders_in_the_language() -> None:
     }
     line = event_text({"kind": "over", "reason": reason}, ["A"], "pt")
     assert line is not None and "2 a 8 jogadores" in line.plain
+
+
+def test_the_person_at_the_screen_deals_in_the_second_person() -> None:
+    # "Round 2: You deals" read wrongly: the new round's dealer is addressed as "you".
+    names = ["You", "Bot 1 (ev)"]
+    event = {"kind": "round", "round": 2, "dealer": 0, "pot": 4}
+    line = event_text(event, names, "en", you=0)
+    assert line is not None and line.plain == "• Round 2: you deal; pot 4"
+    other = event_text({**event, "dealer": 1}, names, "en", you=0)
+    assert other is not None and other.plain == "• Round 2: Bot 1 (ev) deals; pot 4"
+    pt = event_text(event, ["Você", "Bot 1 (ev)"], "pt", you=0)
+    assert pt is not None and pt.plain == "• Volta 2: você dá; pote 4"
+
+
+def test_a_dealer_finding_the_pot_empty_takes_nothing() -> None:
+    # Not "takes the 0 left in the pot".
+    names = ["You", "Bot 1 (ev)"]
+    empty = {"kind": "dealer-takes", "seat": 1, "amount": 0}
+    line = event_text(empty, names, "en", you=0)
+    assert line is not None
+    assert line.plain == "• Bot 1 (ev), the dealer, takes nothing: the pot is empty"
+    mine = event_text({**empty, "seat": 0}, names, "pt", you=0)
+    assert mine is not None and "não leva nada" in mine.plain
+    some = event_text({**empty, "amount": 3}, names, "en", you=0)
+    assert some is not None and "takes the 3 left in the pot" in some.plain
+
+
+def test_the_docs_list_exactly_the_observation_keys() -> None:
+    # docs/inbetween.md's table of observation keys against the real observation(), over
+    # games of every preset, from every seat and a spectator's view, to the end.
+    from pathlib import Path
+
+    from aceydeucey.core.chance import Seeded
+    from aceydeucey.core.registry import load_game
+    from aceydeucey.inbetween.rules import Rules
+
+    doc = (Path(__file__).parents[2] / "docs" / "inbetween.md").read_text(encoding="utf-8")
+    section = doc.split("## State and observation", 1)[1].split("\n## ", 1)[0]
+    documented: set[str] = set()
+    for line in section.splitlines():
+        if line.startswith("| `"):
+            first = line.split("|")[1]
+            documented.update(k for k in re.findall(r"`([a-z_]+)`", first))
+    real: set[str] = set()
+    for preset in Rules.PRESETS:
+        state = load_game("inbetween", preset=preset, players=3, rounds=1).new_initial_state()
+        chance = Seeded(1)
+        while True:
+            for seat in (None, 0, 1, 2):
+                real.update(state.observation(seat))
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state = state.apply(chance.choose(state))
+            else:
+                state = state.apply(state.legal_actions()[-1])
+    assert documented == real, (documented - real, real - documented)

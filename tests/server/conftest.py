@@ -59,6 +59,11 @@ def pg_schema() -> Iterator[str]:
         asyncio.run(_pg(f'DROP SCHEMA "{schema}" CASCADE'))
 
 
+#: The functional tests drive many tables from one address, faster than any person;
+#: the rate limits have their own tests (``test_hardening.py``), which turn them on.
+QUIET = {"rate_limits": False}
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def settings_factory(
     request: pytest.FixtureRequest, tmp_path: Path
@@ -68,14 +73,16 @@ def settings_factory(
         url = f"sqlite+aiosqlite:///{tmp_path / 'tables.sqlite3'}"
 
         def make(**overrides: Any) -> Settings:
-            return Settings(database_url=url, **overrides)
+            return Settings(database_url=url, **{**QUIET, **overrides})
 
         yield make
     else:
         with pg_schema() as schema:
 
             def make(**overrides: Any) -> Settings:
-                return Settings(database_url=PG_URL, database_schema=schema, **overrides)
+                return Settings(
+                    database_url=PG_URL, database_schema=schema, **{**QUIET, **overrides}
+                )
 
             yield make
 

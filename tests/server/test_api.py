@@ -143,6 +143,7 @@ def test_text_options_are_read_by_their_type(client: TestClient) -> None:
     assert rules["players"] == 3 and rules["hidden"] is True
 
 
+@pytest.mark.slow
 def test_seats_tokens_and_their_errors(client: TestClient) -> None:
     table_id = new_table(client, "backgammon", ["human", "bot"])
     r = client.post(f"/api/tables/{table_id}/seats/0", json={"name": "Ana"})
@@ -165,6 +166,7 @@ def test_seats_tokens_and_their_errors(client: TestClient) -> None:
 
 
 # -- acting and its errors ----------------------------------------------------------------------
+@pytest.mark.slow
 def test_every_bad_action_answers_clearly_and_changes_nothing(client: TestClient) -> None:
     table_id, tokens = two_humans_and_a_bot(client)
     v = settle(client, table_id)
@@ -303,6 +305,7 @@ def test_in_between_two_humans_and_a_bot_to_the_end(client: TestClient) -> None:
     assert not verify(tampered)
 
 
+@pytest.mark.slow
 def test_backgammon_against_a_bot_to_the_end(client: TestClient) -> None:
     table_id = new_table(client, "backgammon", ["human", "bot:greedy"])
     tokens = {0: seat(client, table_id, 0)}
@@ -313,6 +316,7 @@ def test_backgammon_against_a_bot_to_the_end(client: TestClient) -> None:
     assert replay(Record.from_dict(record)).is_terminal()
 
 
+@pytest.mark.slow
 def test_aces_in_the_pot_three_people_to_the_end(client: TestClient) -> None:
     table_id = new_table(client, "aces-in-the-pot", ["human"] * 3, options={"players": 3})
     tokens = {i: seat(client, table_id, i) for i in range(3)}
@@ -323,6 +327,7 @@ def test_aces_in_the_pot_three_people_to_the_end(client: TestClient) -> None:
     assert verify(Record.from_dict(client.get(f"/api/tables/{table_id}/record").json()))
 
 
+@pytest.mark.slow
 def test_the_trained_networks_play_at_a_table_to_the_end(client: TestClient) -> None:
     # Acey-Deucey (the default variant): net names its doubles after a 1-2 by evaluation.
     table_id = new_table(client, "backgammon", ["bot:net", "bot:greedy"])
@@ -332,12 +337,14 @@ def test_the_trained_networks_play_at_a_table_to_the_end(client: TestClient) -> 
     assert record.players == ["bot:net", "bot:greedy"] and verify(record)
 
 
+@pytest.mark.slow
 def test_a_bot_only_table_plays_itself_to_the_end(client: TestClient) -> None:
     table_id = new_table(client, "backgammon", ["bot:greedy", "bot:random"])
     v = settle(client, table_id, tries=3000)
     assert v["status"] == "over" and v["observation"]["outcome"] is not None
 
 
+@pytest.mark.slow
 def test_a_seat_that_throws_waits_for_its_roll(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -374,6 +381,7 @@ def test_a_seat_that_throws_waits_for_its_roll(
 
 
 # -- hidden information -------------------------------------------------------------------------
+@pytest.mark.slow
 def test_hidden_cards_never_reach_another_seat_or_a_spectator(client: TestClient) -> None:
     options = {"players": 3, "hidden": True, "deal": "both-around"}
     table_id = new_table(client, "inbetween", ["human"] * 3, options=options)
@@ -417,6 +425,7 @@ def test_hidden_cards_never_reach_another_seat_or_a_spectator(client: TestClient
 
 
 # -- restart ------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_restart_rebuilds_every_table_exactly(settings_factory: Callable[..., Settings]) -> None:
     rng = random.Random(11)
     with TestClient(create_app(settings_factory())) as c:
@@ -457,9 +466,11 @@ def test_resign_ends_a_backgammon_game_and_the_record_says_who(client: TestClien
     assert r.json()["ended"] == {"termination": "resigned", "seat": 1, "winners": [0]}
     assert r.json()["observation"]["legal_actions"] == []
     record = client.get(f"/api/tables/{table_id}/record").json()
-    assert record["result"]["termination"] == "resigned" and record["result"]["seat"] == 1
+    assert record["ending"] == {"termination": "ending.resigned", "seat": 1}
+    assert record["result"]["termination"] == "ending.resigned"
+    assert record["result"]["terminal"] is True and record["result"]["winners"] == [0]
     assert record["fairness"]["server_seed"]
-    replay(Record.from_dict(record))  # the engine's part still replays
+    assert replay(Record.from_dict(record)).is_terminal()  # replays as a finished game
     r = client.post(
         f"/api/tables/{table_id}/actions",
         json={"action": "pass", "seq": v["seq"] + 1},
@@ -477,8 +488,10 @@ def test_resign_needs_a_game_of_two(client: TestClient) -> None:
     assert r.status_code == 400 and r.json()["error"]["code"] == "server.resign_two_players"
 
 
+@pytest.mark.slow
 def test_claim_after_the_opponent_is_away(settings_factory: Callable[..., Settings]) -> None:
-    with TestClient(create_app(settings_factory())) as c:
+    # a server whose operator allows claims at once (the default floor is 15 s)
+    with TestClient(create_app(settings_factory(min_claim_after=0))) as c:
         table_id = new_table(c, "backgammon", ["human", "human"], claim_after=3600)
         tokens = {0: seat(c, table_id, 0), 1: seat(c, table_id, 1)}
         r = c.post(
@@ -556,6 +569,7 @@ def test_rematch_opens_one_new_table_for_everyone(client: TestClient) -> None:
     assert view(client, table_id)["rematch"] == a["id"]
 
 
+@pytest.mark.slow
 def test_chat_is_short_and_rate_limited(client: TestClient) -> None:
     table_id, tokens = two_humans_and_a_bot(client)
     url = f"/api/tables/{table_id}/chat"
@@ -574,6 +588,7 @@ def test_chat_is_short_and_rate_limited(client: TestClient) -> None:
 
 
 # -- a property: random requests never break a table ----------------------------------------
+@pytest.mark.slow
 @settings(
     max_examples=12,
     deadline=None,

@@ -214,12 +214,14 @@ def _spectators(base: str, table_id: str) -> int:
     return int(next(t["spectators"] for t in lobby if t["id"] == table_id))
 
 
+@pytest.mark.slow
 def test_presence_is_shared_by_two_processes() -> None:
     with pg_schema() as schema:
         env = {
             "DATABASE_URL": PG_URL,
             "ACEYDEUCEY_DATABASE_SCHEMA": schema,
             "REDIS_URL": REDIS_URL,
+            "ACEYDEUCEY_MIN_CLAIM_AFTER": "0",  # claims after 2 s, below the default floor
         }
         pa, pb = free_port(), free_port()
         with uvicorn(pa, env) as (a, _), uvicorn(pb, {**env, "ACEYDEUCEY_MIGRATE": "0"}) as (b, _):
@@ -283,4 +285,5 @@ def test_presence_is_shared_by_two_processes() -> None:
                 assert r.json()["ended"]["termination"] == "claimed"
                 assert r.json()["status"] == "over"
             record = httpx.get(f"{a}/api/tables/{table_id}/record").json()
-            assert record["result"]["termination"] == "claimed"
+            assert record["result"]["termination"] == "ending.claimed"
+            assert record["result"]["terminal"] is True

@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -54,21 +55,27 @@ def server(
     args: list[str], env: dict[str, str], port: int
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     full_env = {**os.environ, "PYTHONPATH": SRC, **env}
-    proc = subprocess.Popen(
-        [sys.executable, *args], env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_ready(base, proc)
-        yield base, proc
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    # the server's output goes to a file (read afterwards through its own handle): a pipe
+    # nobody drains fills up with the JSON request lines and blocks the server mid-request
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "serve.log"
+        with path.open("wb") as out:
+            proc = subprocess.Popen(
+                [sys.executable, *args], env=full_env, stdout=out, stderr=subprocess.STDOUT
+            )
+        proc.stdout = path.open("rb")
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_ready(base, proc)
+            yield base, proc
+        finally:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+                try:
+                    proc.wait(20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
 
 
 def uvicorn(port: int, env: dict[str, str]) -> Any:
@@ -109,6 +116,7 @@ def act(base: str, table_id: str, token: str) -> dict[str, Any]:
     return dict(r.json())
 
 
+@pytest.mark.slow
 def test_two_processes_share_a_table_through_redis() -> None:
     with pg_schema() as schema:
         env = {
@@ -188,6 +196,7 @@ def test_two_processes_share_a_table_through_redis() -> None:
                 )
 
 
+@pytest.mark.slow
 def test_serve_killed_mid_game_loses_nothing(tmp_path: Path) -> None:
     port = free_port()
     db = f"sqlite+aiosqlite:///{tmp_path / 'serve.sqlite3'}"
@@ -223,13 +232,14 @@ def test_serve_killed_mid_game_loses_nothing(tmp_path: Path) -> None:
         r = httpx.post(f"{base}/api/tables/{table_id}/resign", headers=bearer(token))
         assert r.status_code == 200 and r.json()["status"] == "over"
         record = httpx.get(f"{base}/api/tables/{table_id}/record").json()
-        assert record["result"]["termination"] == "resigned"
+        assert record["result"]["termination"] == "ending.resigned"
         played = [a for a in record["actions"]]
         assert all(a in played for a in before_actions)
     log = proc.stdout.read().decode() if proc.stdout else ""
     assert "/ws/tables/" in log and token not in log and "token=***" in log
 
 
+@pytest.mark.slow
 def test_workers_need_redis() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "aceydeucey", "serve", "--workers", "2"],
@@ -241,6 +251,7 @@ def test_workers_need_redis() -> None:
     assert result.returncode == 2 and "Redis" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("url", ["postgresql+asyncpg://nobody@127.0.0.1:1/none"])
 def test_an_unreachable_database_is_a_clear_error(url: str) -> None:
     result = subprocess.run(

@@ -1,7 +1,7 @@
 """The socket protocol's conveniences for clients: an act's id echoed in its answer, a
 person's throw offered as an action, one message per audience for a whole step
-(serialised once, shared by every spectator), and ``serve`` honouring
-``ACEYDEUCEY_BOT_DELAY``."""
+(serialised once, shared by every spectator), the turn clock on every socket, and
+``serve`` honouring ``ACEYDEUCEY_BOT_DELAY``."""
 
 from __future__ import annotations
 
@@ -180,3 +180,33 @@ def test_an_idle_table_leaves_memory_and_comes_back_the_same(client: TestClient)
         headers=bearer(token),
     )
     assert r.status_code == 200, r.text
+
+
+def test_every_socket_of_a_table_gets_the_clock_after_the_step(client: TestClient) -> None:
+    """The turn timer is set after a step's state goes out; the ``clock`` that follows
+    reaches every socket of the table, the spectators' included, in order after it."""
+    table_id = new_table(client, "backgammon", ["human", "human"], turn_seconds=90)
+    tokens = {0: seat(client, table_id, 0), 1: seat(client, table_id, 1)}
+    v = ready_to_move(client, table_id, tokens)
+    who = v["to_act"]
+    legal = view(client, table_id, tokens[who])["observation"]["legal_actions"]
+    with (
+        client.websocket_connect(f"/ws/tables/{table_id}?token={tokens[who]}") as mine,
+        client.websocket_connect(f"/ws/tables/{table_id}") as watcher,
+    ):
+        until(mine, "state")
+        until(watcher, "state")
+        before = time.time()
+        r = client.post(
+            f"/api/tables/{table_id}/actions",
+            json={"action": legal[0], "seq": v["seq"]},
+            headers=bearer(tokens[who]),
+        )
+        assert r.status_code == 200, r.text
+        after = r.json()
+        for ws in (mine, watcher):
+            state = until(ws, "state", seq=after["seq"])
+            clock = until(ws, "clock", seq=after["seq"])
+            assert clock["seat"] == after["to_act"] == state["to_act"]
+            assert clock["deadline"] == after["deadline"]
+            assert clock["deadline"] >= before + 89 and clock["now"] >= before

@@ -15,8 +15,8 @@ from aceydeucey.inbetween.bots import BOTS
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.shoe import CARDS
 from aceydeucey.inbetween.state import InBetweenState
-from aceydeucey.inbetween.strategies import STRATEGIES
 from aceydeucey.sim.inbetween import ENDINGS, OUTCOMES
+from aceydeucey.sim.inbetween_bots import STRATEGIES
 
 AGENTS = {**BOTS, **STRATEGIES}
 #: Events that settle a hand, by ``OUTCOMES`` (the engine's settle outcomes).

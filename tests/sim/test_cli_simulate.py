@@ -17,6 +17,7 @@ def _ib(*args: str) -> list[str]:
     return ["simulate", "inbetween", *args]
 
 
+@pytest.mark.slow
 def test_inbetween_json_has_sessions_hands_seconds_and_rates_summing_to_one() -> None:
     result = runner.invoke(
         app, _ib("--strategies", "ev,kelly,random", "--sessions", "3000", "--json")
@@ -73,6 +74,7 @@ def test_inbetween_table_in_both_languages(lang: str, words: list[str]) -> None:
     assert all(len(line) <= 80 for line in result.stdout.splitlines())
 
 
+@pytest.mark.slow
 def test_inbetween_plot_writes_a_png(tmp_path: Path) -> None:
     path = tmp_path / "balances.png"
     result = runner.invoke(app, _ib("--sessions", "2000", "--plot", str(path), "--json"))
@@ -137,6 +139,7 @@ def test_ray_help_names_the_extra_to_install() -> None:
     assert "aceydeucey[ray]" in "".join(result.output.split())
 
 
+@pytest.mark.slow
 def test_ray_auto_without_a_cluster_is_our_message_not_rays(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -215,6 +218,7 @@ def test_aces_bad_input(lang: str) -> None:
     assert ("pelo menos 1" if lang == "pt" else "at least 1") in none.output
 
 
+@pytest.mark.slow
 def test_inbetween_results_do_not_depend_on_the_workers() -> None:
     from aceydeucey.sim.inbetween_runs import JOB_SESSIONS
 
@@ -249,6 +253,7 @@ def test_inbetween_rules_past_the_chip_limit_are_a_coded_error() -> None:
         assert "Traceback" not in shown
 
 
+@pytest.mark.slow
 def test_aces_results_do_not_depend_on_the_workers() -> None:
     from aceydeucey.sim.aces import JOB_GAMES
 
@@ -296,3 +301,19 @@ def test_plot_axis_names_its_unit_with_the_right_plural() -> None:
     assert "of 3 chips " in t("simulate", "ib.plot_y", "en", count=3)
     assert "de 1 ficha " in t("simulate", "ib.plot_y", "pt", count=1)
     assert "de 3 fichas " in t("simulate", "ib.plot_y", "pt", count=3)
+
+
+def test_plot_legend_labels_the_interval_and_the_standard_error_apart() -> None:
+    # One "±" for a 95 % interval and for a standard error read as one thing: each is named.
+    from aceydeucey.locale import t
+
+    for lang, interval, error in (
+        ("en", "95 % interval ± 2.1", "standard error 0.35"),
+        ("pt", "intervalo de 95 % ± 2,1", "erro-padrão 0,35"),
+    ):
+        ci, se = ("2.1", "0.35") if lang == "en" else ("2,1", "0,35")
+        label = t(
+            "simulate", "ib.plot_label", lang, strategy="ev", win="40", ci=ci, mean="99", se=se
+        )
+        assert interval in label and error in label and label.count("±") == 1
+        assert "±" not in t("simulate", "ib.plot_means", lang)

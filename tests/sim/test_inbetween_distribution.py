@@ -13,6 +13,7 @@ import functools
 import math
 
 import numpy as np
+import pytest
 
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.sim.inbetween import ENDINGS, STRATEGY_NAMES, play_sessions
@@ -58,6 +59,7 @@ def engine_sessions() -> list[EngineSession]:
     return [play(rules, STRATEGIES, g, seed=5) for g in range(ENGINE_SESSIONS)]
 
 
+@pytest.mark.slow
 def test_engine_and_simulator_agree_in_distribution() -> None:
     rules = Rules.resolve(players=4)
     n = rules.players
@@ -87,6 +89,7 @@ def test_engine_and_simulator_agree_in_distribution() -> None:
     assert p > 0.001, p
 
 
+@pytest.mark.slow
 def test_the_comparison_sees_a_rule_change() -> None:
     """The same comparison against a simulator playing other rules (posts cost 3) fails:
     the random seats' balances and bets tell the two apart."""

@@ -30,6 +30,7 @@ CASES: list[dict[str, Any]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", CASES, ids=lambda o: ",".join(map(str, o.values())) or "guide")
 def test_same_decks_same_sessions(options: dict[str, Any]) -> None:
     rules = Rules.resolve(**options)

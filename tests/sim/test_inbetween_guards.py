@@ -159,6 +159,7 @@ def child() -> dict[str, Any]:
     )
 
 
+@pytest.mark.slow
 def test_the_session_that_looped_now_stops_with_a_coded_error(child: dict[str, Any]) -> None:
     error = child["error"]
     assert error is not None and error["code"] == "sim.chip_limit"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +29,6 @@ def rule_sets(draw: st.DrawFn, players: int = 8, rounds: int = 30) -> Rules:
         "players": draw(st.integers(2, players)),
         "starting_chips": draw(st.integers(1, 300)),
         "ante": draw(st.integers(1, 4)),
-        "ante_each_round": draw(st.booleans()),
         "rounds": draw(st.integers(1, rounds)),
         "decks": draw(st.integers(1, 3)),
         "post_multiplier": draw(st.integers(1, 4)),
@@ -37,6 +37,8 @@ def rule_sets(draw: st.DrawFn, players: int = 8, rounds: int = 30) -> Rules:
         "first_round_limit": draw(st.sampled_from(["pot", "half-pot", "ante"])),
         "round_limits": tuple(draw(st.lists(st.integers(1, 20), max_size=3))),
     }
+    # ante before the first round only: a choice once there is more than one round
+    options["ante_each_round"] = draw(st.booleans()) or options["rounds"] == 1
     options["dealer"] = draw(st.integers(0, options["players"] - 1))
     return Rules.resolve(**options)
 
@@ -53,6 +55,7 @@ def play(rules: Rules, strategies: tuple[str, ...], sessions: int, **kw: Any) ->
         return session
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     rules=rule_sets(),

@@ -107,6 +107,7 @@ def test_a_run_in_jobs_is_the_run_in_one_batch() -> None:
     assert run.totals() == one.totals()
 
 
+@pytest.mark.slow
 def test_two_workers_give_the_totals_of_one() -> None:
     sessions = 2 * JOB_SESSIONS
     alone = simulate(RULES, NAMES, sessions, seed=3, keep_balances=True)
@@ -118,6 +119,7 @@ def test_two_workers_give_the_totals_of_one() -> None:
 RAY = importlib.util.find_spec("ray") is not None
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not RAY, reason="the ray extra is not installed (.ci/run installs it)")
 def test_a_local_ray_instance_gives_the_local_totals() -> None:
     os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
@@ -125,3 +127,34 @@ def test_a_local_ray_instance_gives_the_local_totals() -> None:
     alone = simulate(RULES, NAMES, sessions, seed=6)
     on_ray = simulate(RULES, NAMES, sessions, seed=6, ray="local")
     assert on_ray.totals() == alone.totals()
+
+
+@pytest.mark.parametrize("names", [("ev", "kelly", "random"), ("ev", "random", "ev")])
+def test_the_compiled_totals_equal_the_arrays_counted_one_by_one(names: tuple[str, ...]) -> None:
+    # Accumulator.add sums a batch in one compiled pass; counted here from the arrays.
+    batch = play_sessions(Rules.resolve(players=3), names, 3000, seed=11, first=7)
+    acc = Accumulator(names, keep_balances=False)
+    acc.add(batch)
+    n = 3
+    strategies = acc.strategies
+    seats = [0] * len(strategies)
+    balance = [0] * len(strategies)
+    balance2 = [0] * len(strategies)
+    ties = [[0] * (n + 1) for _ in strategies]
+    outcomes = [[0] * 4 for _ in strategies]
+    for g in range(batch.sessions):
+        row = batch.chips[g].tolist()
+        best, shared = max(row), row.count(max(row))
+        for s in range(n):
+            i = strategies.index(names[int(batch.seat_strategy[g, s])])
+            v = row[s] * n + int(batch.pot[g])
+            seats[i] += 1
+            balance[i] += v
+            balance2[i] += v * v
+            if row[s] == best:
+                ties[i][shared] += 1
+            for o in range(4):
+                outcomes[i][o] += int(batch.tally[g, s, o])
+    assert acc.seats == seats and acc.balance == balance and acc.balance2 == balance2
+    assert acc.ties == ties and acc.outcomes == outcomes
+    assert acc.hands == int(batch.hands.sum()) and sum(acc.ended) == batch.sessions

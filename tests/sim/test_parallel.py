@@ -59,6 +59,7 @@ def test_each_job_gets_its_own_child_seed() -> None:
     assert run_jobs(draw_job, 4, seed=124, args=(5,)) != results
 
 
+@pytest.mark.slow
 def test_local_processes_give_identical_results_in_index_order() -> None:
     seen: list[int] = []
     alone = run_jobs(draw_job, 5, seed=9, args=(3,))
@@ -69,6 +70,7 @@ def test_local_processes_give_identical_results_in_index_order() -> None:
     assert sorted(seen) == [0, 1, 2, 3, 4]
 
 
+@pytest.mark.slow
 def test_a_job_error_reaches_the_caller_with_its_code() -> None:
     with pytest.raises(ArgumentError) as err:
         run_jobs(failing_job, 4, seed=1, workers=2)
@@ -95,6 +97,7 @@ def test_missing_ray_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
 RAY = importlib.util.find_spec("ray") is not None
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not RAY, reason="the ray extra is not installed (.ci/run installs it)")
 def test_a_local_ray_instance_gives_the_local_results() -> None:
     os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")

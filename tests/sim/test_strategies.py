@@ -14,14 +14,9 @@ from aceydeucey.core import Seeded, Table
 from aceydeucey.core.errors import ArgumentError, RulesError
 from aceydeucey.inbetween.bots import BOTS
 from aceydeucey.inbetween.rules import PRESET_NAMES, Rules
-from aceydeucey.inbetween.strategies import (
-    STRATEGIES,
-    CautiousBot,
-    KellyBot,
-    SessionBot,
-    kelly_stake,
-)
+from aceydeucey.inbetween.strategies import CautiousBot, KellyBot, kelly_stake
 from aceydeucey.sim.inbetween import STRATEGY_NAMES, check_supported, play_sessions
+from aceydeucey.sim.inbetween_bots import STRATEGIES, SessionBot
 from aceydeucey.sim.inbetween_runs import summarize
 
 
@@ -119,6 +114,7 @@ def test_other_presets_are_refused_by_name(preset: str) -> None:
     assert "simulador" in err.value.render("pt")
 
 
+@pytest.mark.slow
 def test_session_plays_for_the_win_not_the_chips() -> None:
     """Against three ev seats, session wins more often than a quarter (the all-ev share by
     symmetry) while ending with fewer chips on average than ev: it plays for the lead."""

@@ -13,16 +13,16 @@ from hypothesis import strategies as st
 
 from aceydeucey.backgammon.evaluator import Evaluator
 from aceydeucey.backgammon.generate import position_of_board
-from aceydeucey.backgammon.kernel import flip_board, move_params_of
+from aceydeucey.backgammon.kernel import flip_board, move_params_of, turn_step
 from aceydeucey.backgammon.net import MAX_ACTIVE, Network
 from aceydeucey.backgammon.rules import BackgammonRules
+from aceydeucey.backgammon.turn import EV_NEW, EV_ROLL, N_TURN, PH_ROLL, T_PHASE
 from aceydeucey.core.errors import ArgumentError
 from aceydeucey.sim.playouts import game_params_of, trace_game
 from aceydeucey.sim.td import (
     Hyper,
     _choose,
     _Work,
-    check_trainable,
     play_match,
     start_board,
     train,
@@ -39,6 +39,7 @@ def mean_and_stderr(points: np.ndarray) -> tuple[float, float]:
     return float(points.mean()), float(pairs.std(ddof=1) / math.sqrt(len(pairs)))
 
 
+@pytest.mark.slow
 def test_a_few_hundred_games_beat_random_and_the_untrained_network() -> None:
     rules = BackgammonRules.resolve(variant="classic")
     start = start_board(rules)
@@ -54,6 +55,7 @@ def test_a_few_hundred_games_beat_random_and_the_untrained_network() -> None:
     assert head_to_head - Z * se > 0
 
 
+@pytest.mark.slow
 def test_n_games_equal_half_then_resumed_half_bit_for_bit(tmp_path: Path) -> None:
     hyper = Hyper(hidden=16)
     whole = train("acey-deucey", 40, 3, hyper=hyper, block=15, out=tmp_path / "whole.npz")
@@ -84,19 +86,23 @@ def test_resuming_another_variant_is_refused(tmp_path: Path) -> None:
         ("acey_doubles_choice", "rolled"),
         ("doubles_plus_complement", True),
         ("unplayable_remainder", "to_opponent"),
+        ("must_use_max_dice", False),
     ],
 )
-def test_rules_outside_the_loop_are_refused(option: str, value: object) -> None:
+def test_rules_the_loop_once_refused_train(option: str, value: object) -> None:
+    # every option the game plays trains (these were refused before the turn step)
     rules = BackgammonRules.resolve(variant="acey-deucey", **{option: value})
-    with pytest.raises(ArgumentError) as err:
-        check_trainable(rules)
-    assert err.value.code == "bg.train.unsupported"
-    assert err.value.params["option"] == option
+    net = Network.initial("acey-deucey", "points", 8, seed=1)
+    before = net.w1.copy()
+    stats = train_games(net, rules, start_board(rules), 0, 3, 1, Hyper(hidden=8))
+    assert set(stats.rows[:, 0]) <= {0, 1} and stats.mean_decisions > 10
+    assert not np.array_equal(net.w1, before)
 
 
 ROLL_CASES = [(6, 5), (2, 1), (4, 4), (3, 1)]
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(
     st.sampled_from(["acey-deucey", "classic"]),
@@ -126,17 +132,20 @@ def test_training_choice_agrees_with_the_bots_evaluator(
     _, events = trace_game(start_board(rules), move_params_of(rules), game_params_of(rules), seed)
     a, b = roll
     dice = (a,) * 4 if a == b else (a, b)
-    bonus = rules.acey_deucey and dice == (2, 1)
     # positions where the side on roll is about to roll: after each play, turned round
     for row in events[events[:, 0] == 3][::9]:
         board = flip_board(np.ascontiguousarray(row[4:], dtype=np.int8))
         if board[28] == 15 or board[29] == 15:
             continue
-        equity, _, _ = _choose(
-            board, np.array(dice, dtype=np.int64), not bonus, 1,
+        turn = np.zeros(N_TURN, dtype=np.int64)
+        turn_step(game_params_of(rules), turn, EV_NEW, 0, 0, 0)
+        turn[T_PHASE] = PH_ROLL
+        turn_step(game_params_of(rules), turn, EV_ROLL, a, b, 0)
+        equity, _, _, _ = _choose(
+            board, turn, game_params_of(rules),
             net.w1, net.b1, net.w2, net.b2, perm, comp, coef, net.spec.bias, kind,
             int(game_params_of(rules)[3]), move_params_of(rules), *work, *buffers,
-            2 if bonus else 0, False,
+            np.zeros(4, dtype=np.int64), np.zeros(N_TURN, dtype=np.int64), False,
         )  # fmt: skip
         best = evaluator.rank_plays(position_of_board(board.tobytes()), dice)[0]
         assert equity == pytest.approx(best.equity, rel=1e-9, abs=1e-9)

@@ -86,6 +86,7 @@ def test_the_same_seed_gives_the_same_results_and_another_seed_others() -> None:
     assert any(o != first for o in others)
 
 
+@pytest.mark.slow
 def test_a_match_does_not_depend_on_the_other_bots_or_the_job_size(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -101,6 +102,7 @@ def test_a_match_does_not_depend_on_the_other_bots_or_the_job_size(
     assert play_match(CLASSIC, *bots("greedy", "random"), 8, seed=4) == alone
 
 
+@pytest.mark.slow
 def test_local_processes_give_the_results_of_one_process() -> None:
     seen: list[int] = []
     alone = round_robin(CLASSIC, bots("pubeval", "greedy", "random"), 4, seed=6)
@@ -111,6 +113,7 @@ def test_local_processes_give_the_results_of_one_process() -> None:
     assert sum(seen) == 3 * 4
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     importlib.util.find_spec("ray") is None,
     reason="the ray extra is not installed (.ci/run installs it)",
@@ -189,6 +192,7 @@ def test_only_games_of_two_seats() -> None:
     assert "3" in refused.value.render("pt")
 
 
+@pytest.mark.slow
 def test_a_given_network_plays_as_an_entrant() -> None:
     """The training command measures a checkpoint this way: a ``net`` built on that network."""
     import functools

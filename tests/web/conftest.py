@@ -2,7 +2,7 @@
 
 ``live_server`` is the base URL; ``browser`` is Debian's Chromium driven by Playwright
 (never a downloaded browser); ``artifacts`` is the folder the screenshots go to (its
-path is printed).
+path is printed): ``$ACEYDEUCEY_SCREENSHOTS`` when set, else pytest's temporary folder.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "DATABASE_URL": f"sqlite+aiosqlite:///{folder / 'tables.sqlite3'}",
         "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
         "ACEYDEUCEY_BOT_DELAY": "0",
+        "ACEYDEUCEY_MIN_CLAIM_AFTER": "0",  # a claim test does not wait the default 15 s
     }
     env.pop("REDIS_URL", None)
     log = (folder / "server.log").open("w")
@@ -107,7 +108,9 @@ _ARTIFACTS: list[Path] = []
 
 @pytest.fixture(scope="session")
 def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("web-artifacts")
+    given = os.environ.get("ACEYDEUCEY_SCREENSHOTS")  # a CI's artifacts folder, say
+    folder = Path(given) if given else tmp_path_factory.mktemp("web-artifacts")
+    folder.mkdir(parents=True, exist_ok=True)
     print(f"\nbrowser test screenshots: {folder}")
     _ARTIFACTS.append(folder)
     return folder

@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 from starlette.testclient import TestClient
 
 import aceydeucey
@@ -85,7 +86,7 @@ def test_rules_sheets_in_both_languages(client: TestClient, game: str) -> None:
 
 def test_rules_sheet_of_another_preset_and_a_bad_one(client: TestClient) -> None:
     dutch = client.get("/rules/backgammon?preset=dutch&lang=en")
-    assert dutch.status_code == 200 and "<small>dutch</small>" in dutch.text
+    assert dutch.status_code == 200 and "<small>Dutch backgammon</small>" in dutch.text
     bad = client.get("/rules/backgammon?preset=nope&lang=pt")
     assert bad.status_code == 400 and "nope" in bad.text
     missing = client.get("/rules/chess?lang=pt")
@@ -110,6 +111,7 @@ def _record(game: str, **options: object) -> Record:
     return record
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_replay_steps_follow_the_record(game: str) -> None:
     record = _record(game)
@@ -247,3 +249,88 @@ def test_the_language_switch_keeps_the_page_and_its_query(client: TestClient) ->
     back = client.get(link.group(1).replace("&amp;", "&"), follow_redirects=False)
     assert back.headers["location"] == "/rules/backgammon?preset=dutch"
     client.cookies.clear()
+
+
+def _main_text(html: str) -> str:
+    found = re.search(r"<main[^>]*>(.*)</main>", html, re.S)
+    assert found
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(1)))
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_no_rules_sheet_shows_developer_words_and_sources_are_footnotes(
+    client: TestClient, lang: str
+) -> None:
+    for game in GAMES:
+        rules = aceydeucey.load_game(game).rules
+        for preset in type(rules).PRESETS:
+            html = client.get(f"/rules/{game}?preset={preset}&lang={lang}").text
+            text = _main_text(html)
+            assert not re.search(r"\bseed\b|SOURCES\.md|\w_\w", text), (game, preset, text)
+            sources = re.search(r'<footer class="sources".*?<li>(.*?)</li>', html, re.S)
+            assert sources, (game, preset)
+            wanted = str(escape(catalog("web", lang)[f"source.{game}.{preset}"]))
+            assert sources.group(1).strip() == wanted
+    client.cookies.clear()
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_every_option_preset_and_choice_has_a_players_name(lang: str) -> None:
+    from aceydeucey.server.api import describe_games
+
+    words = catalog("web", lang)
+    missing = []
+    for game in describe_games(lang):
+        if game["id"] not in GAMES:  # a test's toy game may be registered in this process
+            continue
+        keys = [f"preset.{game['id']}.{p['name']}" for p in game["presets"]]
+        for option in game["options"]:
+            if option["preset_key"]:
+                continue
+            keys.append(f"option.{game['id']}.{option['name']}")
+            for choice in option["choices"] or []:
+                if isinstance(choice, str):
+                    keys.append(f"choice.{game['id']}.{option['name']}.{choice}")
+        missing += [k for k in keys if not words.get(k, "").strip()]
+    assert missing == []
+
+
+def test_an_unknown_browser_path_is_a_page_and_the_api_stays_json(client: TestClient) -> None:
+    page = client.get("/nowhere/at/all", headers={"Accept": "text/html", "Accept-Language": "pt"})
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert heading(page.text) == "Página não encontrada"
+    api = client.get("/api/nowhere", headers={"Accept": "text/html"})
+    assert api.status_code == 404 and api.json()["error"]["code"] == "server.not_found"
+    script = client.get("/nowhere", headers={"Accept": "application/json"})
+    assert script.json()["error"]["code"] == "server.not_found"
+
+
+def test_my_games_lists_the_seats_this_browser_holds_and_nothing_else(
+    client: TestClient,
+) -> None:
+    made = client.post(
+        "/api/tables", json={"game": "backgammon", "seats": ["human", "human"]}
+    ).json()
+    table = made["id"]
+    mine = client.post(f"/api/tables/{table}/seats/1", json={"name": "Ana"}).json()["token"]
+    client.post(f"/api/tables/{table}/seats/0", json={"name": "Bea"})
+    client.cookies.set(f"seat_{table}", mine)
+    client.cookies.set("seat_gone", "whatever")
+    client.cookies.set("seat_" + table[:-1] + "x", mine)
+    listed = client.get("/my-games?lang=en").text
+    assert listed.count('class="my-game ') == 1 and f'data-table="{table}"' in listed
+    assert "Ana (you, seat 2)" in listed and "Still playing" in listed
+    assert f"/replay?table={table}" not in listed  # no replay before the end
+    client.post(f"/api/tables/{table}/resign", headers={"Authorization": f"Bearer {mine}"})
+    over = client.get("/my-games?lang=pt").text
+    assert "Perdeu" in over and f'href="/replay?table={table}"' in over
+    assert f'href="/api/tables/{table}/record"' in over
+    client.cookies.clear()
+    assert 'class="my-game ' not in client.get("/my-games").text
+
+
+def test_the_replay_page_opens_a_table_given_by_the_query(client: TestClient) -> None:
+    html = client.get("/replay?table=abc123").text
+    data = re.search(r'<script id="page-data" type="application/json">(.*?)</script>', html, re.S)
+    assert data and json.loads(data.group(1)) == {"page": "replay", "table": "abc123"}
+    assert re.search(r'<section class="panel" id="upload"\s+hidden', html)

@@ -51,6 +51,7 @@ from aceydeucey.aces_in_the_pot.dice import (
 )
 from aceydeucey.aces_in_the_pot.rules import MAX_PLAYERS, MIN_PLAYERS, AcesRules
 from aceydeucey.aces_in_the_pot.settle import Position, advance, start_position
+from aceydeucey.aces_in_the_pot.termination import Termination
 from aceydeucey.core.errors import ArgumentError, IllegalActionError, RulesError
 from aceydeucey.core.game import (
     CHANCE,
@@ -129,6 +130,7 @@ class AcesInThePotGame(Game):
 
     game_id = "aces-in-the-pot"
     rules_class = AcesRules
+    terminations = Termination
     rules: AcesRules
     #: The rules option naming the seat that starts (sessions rotate it: ``core.session``).
     starter_option = "first_roller"
@@ -142,8 +144,7 @@ class AcesInThePotGame(Game):
     def num_players(self) -> int:
         return self.rules.players
 
-    @property
-    def info(self) -> GameInfo:
+    def make_info(self) -> GameInfo:
         """Zero-sum over the chips (the winner takes everything), nothing hidden, no bound
         on the length (a six in the finish can always pass the chip on)."""
         chips = self.rules.starting_chips
@@ -386,7 +387,22 @@ class AcesInThePotState(State):
 
     def termination(self) -> tuple[str, dict[str, Any]]:
         """``aces.pot_won``: the winner took the pot (``seat``, ``pot``)."""
-        return "aces.pot_won", {"seat": self.winner, "pot": self.pot}
+        return Termination.POT_WON, {"seat": self.winner, "pot": self.pot}
+
+    def ending_returns(self, seat: int) -> tuple[Fraction, ...]:
+        """The returns when ``seat`` gives the game up (resigns, or loses by a claim or a
+        timeout): its chips go into the pot, and the pot is divided equally among the
+        other seats (exact shares; no chip is created or lost).
+        """
+        n = self.rules.players
+        held = [Fraction(c) for c in self.chips]
+        pot = self.pot + self.chips[seat]
+        held[seat] = Fraction(0)
+        for i in range(n):
+            if i != seat:
+                held[i] += Fraction(pot, n - 1)
+        start = self.rules.starting_chips
+        return tuple(h - start for h in held)
 
     def winners(self) -> tuple[int, ...]:
         return () if self.winner is None else (self.winner,)

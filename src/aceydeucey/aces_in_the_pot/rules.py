@@ -21,7 +21,7 @@ Options (see ``docs/aces-in-the-pot.md``):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, get_args
 
 from aceydeucey.core.errors import RulesError
 from aceydeucey.core.rules import Preset, RulesBase, option
@@ -34,7 +34,9 @@ MIN_PLAYERS = 3
 #: Most seats this implementation seats (the exact solution stays within reach).
 MAX_PLAYERS = 12
 #: The accepted values of the ``finish`` option.
-FINISHES = ("last-chip", "one-holder")
+Finish = Literal["last-chip", "one-holder"]
+#: The ways the finish may start (the words of ``Finish``).
+FINISHES: tuple[str, ...] = get_args(Finish)
 
 _SEED = "seed 004 (Aces in the Pot Dice Game Rules)"
 
@@ -75,9 +77,8 @@ class AcesRules(RulesBase):
         help="chips each player takes at the start of a game",
         source=f"{_SEED}: 'Every player takes two chips'",
     )
-    finish: Literal["last-chip", "one-holder"] = option(
+    finish: Finish = option(
         "last-chip",
-        choices=FINISHES,
         help="when the finish starts: a single chip in play, or a single player holding chips",
         source=f"{_SEED}: last paragraph ('The fuller ones wait until a single chip is left')",
     )

@@ -38,6 +38,7 @@ from aceydeucey.backgammon.board import Position
 from aceydeucey.backgammon.moves import apply_move, legal_plays
 from aceydeucey.backgammon.notation import parse_moves
 from aceydeucey.backgammon.rules import BackgammonRules
+from aceydeucey.backgammon.turn import EV_PLAY, TurnSteps
 from aceydeucey.core.agents import RandomAgent
 from aceydeucey.core.errors import ArgumentError
 
@@ -206,10 +207,14 @@ class GreedyBot:
         rules ask for that), worth :data:`REROLL_VALUE` more.
         """
         number = int(text.removeprefix(DOUBLE_WORD))
+        dice = (number,) * 4
+        named = ("play", 0, dice, "named", 0, (True, True), False, -1)
+        turns = TurnSteps(rules)
         best = -math.inf
-        for play in legal_plays(position, (number,) * 4, rules):
+        for play in legal_plays(position, dice, rules):
             value = _value(play.result)
-            if not play.unused or not rules.acey_reroll_requires_full_doubles:
+            after, turned = turns.after(named, EV_PLAY, 4 - len(play.unused))
+            if not turned and after[0] == "roll":  # the turn step grants the roll after it
                 value += REROLL_VALUE
             best = max(best, value)
         return best
@@ -330,7 +335,7 @@ class NetBot:
                 chain=chain,
                 ply=self.ply,
                 may_enter=bool(observation["entry_gate_passed"][0]),
-                may_reenter=rules.bar_reentry_gate == "none" or _special(dice),
+                may_reenter=evaluator.turns.bar_open(observation.get("dice_kind") or "roll", dice),
             )
         allowed = set(legal)
         for choice in ranked:
@@ -364,11 +369,6 @@ BOTS: dict[str, type[GreedyBot] | type[NetBot] | type[RandomBot] | type[PubevalB
 
 def _value(position: Position) -> float:
     return evaluate(position.points, position.bar, position.unentered, position.off)
-
-
-def _special(dice: tuple[int, ...]) -> bool:
-    """Doubles or a 1-2 (what a bar re-entry gate asks for)."""
-    return len(set(dice)) == 1 or sorted(dice) == [1, 2]
 
 
 def _pair(value: Sequence[int]) -> tuple[int, int]:

@@ -38,6 +38,7 @@ from aceydeucey.backgammon.board import CHECKERS, Position
 from aceydeucey.backgammon.net import SHIPPED_FOR_SCORING, Network, shipped
 from aceydeucey.backgammon.notation import Play
 from aceydeucey.backgammon.rules import BackgammonRules
+from aceydeucey.backgammon.turn import EV_PLAY, TurnSteps
 
 __all__ = ["ROLLS", "TOP_2PLY", "WINDOW_2PLY", "Choice", "Evaluator", "points_won"]
 
@@ -85,6 +86,8 @@ class Evaluator:
         self.params = kernel.move_params_of(rules)
         self._generator = kernel.Generator()
         self._scale = 15.0 if self.spec.name == "points" else 1.0
+        #: the turn structure's step under these rules (what follows a play)
+        self.turns = TurnSteps(rules)
 
     # -- what follows a play ----------------------------------------------------------
     def next_turn(
@@ -93,29 +96,12 @@ class Evaluator:
         """``(flip, pending)`` after playing ``used`` of ``dice`` (of ``kind``).
 
         ``flip``: the opponent acts next; else the mover acts again, to name a double
-        after a 1-2 when ``pending`` is 1, or to roll.
+        after a 1-2 when ``pending`` is 1, or to roll or play a complement.  The turn
+        step (:mod:`.turn`) answers.
         """
-        rules = self.rules
-        full = used == len(dice)
-        if kind == "roll" and len(dice) == 2:
-            limit = rules.acey_chain_limit
-            if (
-                rules.acey_deucey
-                and dice == (2, 1)
-                and (full or (used > 0 and not rules.acey_requires_both_played))
-                and (limit is None or chain < limit)
-            ):
-                return False, 1
-            return True, 0
-        if kind == "named":
-            return (not (full or not rules.acey_reroll_requires_full_doubles)), 0
-        if kind in ("roll", "complement"):
-            extra = rules.natural_doubles_extra_roll
-            again = extra == "always" or (extra == "if_fully_played" and full)
-            return not again, 0
-        if kind == "remainder":
-            return False, 0  # the remainder's player rolls next
-        return True, 0
+        fields = ("play", 0, tuple(dice), kind, chain, (True, True), False, -1)
+        after, turned = self.turns.after(fields, EV_PLAY, used)
+        return turned, 1 if after[0] == "double" else 0
 
     # -- values -----------------------------------------------------------------------
     def values(

@@ -17,27 +17,20 @@ The dice in hand have a ``kind``: ``roll`` (rolled), ``named`` (the 1-2 bonus),
 ``complement`` (``doubles_plus_complement``) or ``remainder`` (the opponent's
 unplayable dice under ``unplayable_remainder="to_opponent"``).
 
-The state ID (:meth:`BackgammonState.state_id`) is ``BG1-`` followed by the
-unpadded URL-safe base64 of these bytes: phase (0 opening, 1 roll, 2 double,
-3 play, 4 over), mover seat, kind (0 none, 1 roll, 2 named, 3 complement,
-4 remainder), chain (1-2 bonuses taken this turn), flags (bit 0: seat 0 has
-passed the entry gate, bit 1: seat 1 has, bit 2: the coming roll is an extra
-roll of the same turn, bits 4-5: winner + 1), the number of dice in hand and
-the dice, then the 24 points as signed bytes from the mover's side, then bar,
-unentered and off (mover first, then opponent).  It round-trips every state.
+The turn's structure (what follows each roll, double and play) is the turn step
+of :mod:`.turn`; the state ID's codec is :mod:`.state_id`, the plain-text board
+:mod:`.render`.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from aceydeucey.backgammon import generate
+from aceydeucey.backgammon import generate, state_id
 from aceydeucey.backgammon.board import (
     CHECKERS,
     Position,
@@ -51,6 +44,7 @@ from aceydeucey.backgammon.generate import (
     listed_play_facts,
     play_facts,
     position_of_board,
+    result_board,
 )
 from aceydeucey.backgammon.moves import explain_steps, match_play
 from aceydeucey.backgammon.notation import (
@@ -60,16 +54,27 @@ from aceydeucey.backgammon.notation import (
     Roll,
     Steps,
     parse_action_text,
+    play_steps,
 )
+from aceydeucey.backgammon.render import render_ascii
 from aceydeucey.backgammon.rules import BackgammonRules
+from aceydeucey.backgammon.termination import Termination
+from aceydeucey.backgammon.turn import (
+    EV_DOUBLE,
+    EV_OPENING,
+    EV_PLAY,
+    EV_ROLL,
+    PLAY_ENDS,
+    PLAY_FROM_BAR,
+    Fields,
+    TurnNode,
+    TurnSteps,
+)
 from aceydeucey.core.errors import ArgumentError, IllegalActionError, message
 from aceydeucey.core.game import CHANCE, TERMINAL, Action, Distribution, Game, GameInfo, State
 
-__all__ = ["BackgammonGame", "BackgammonState"]
+__all__ = ["BackgammonGame", "BackgammonState", "render_ascii"]
 
-PHASES = ("opening", "roll", "double", "play", "over")
-KINDS = ("", "roll", "named", "complement", "remainder")
-ID_PREFIX = "BG1-"
 
 _ROLLS: list[tuple[Action, Fraction]] = [
     (Roll(a, b), Fraction(1 if a == b else 2, 36)) for a in range(6, 0, -1) for b in range(a, 0, -1)
@@ -109,17 +114,19 @@ class BackgammonGame(Game):
 
     game_id: ClassVar[str] = "backgammon"
     rules_class: ClassVar[type[BackgammonRules]] = BackgammonRules
+    terminations: ClassVar[type[Termination]] = Termination
     rules: BackgammonRules
 
     def __init__(self, rules: BackgammonRules) -> None:
         super().__init__(rules)
+        #: the turn structure's step under these rules (:mod:`.turn`), answers kept
+        self.turns = TurnSteps(rules)
 
     @property
     def num_players(self) -> int:
         return 2
 
-    @property
-    def info(self) -> GameInfo:
+    def make_info(self) -> GameInfo:
         """Two seats, zero-sum, nothing hidden, dice; no bound on a game's length."""
         best = {"per_checker": CHECKERS, "single": 1, "gammons": 3}[self.rules.scoring]
         return GameInfo(
@@ -144,9 +151,9 @@ class BackgammonGame(Game):
         }[self.rules.start]()
 
     def new_initial_state(self) -> BackgammonState:
-        gate_open = self.rules.entry_gate == "none"
+        phase, mover, dice, kind, chain, gates, extra, winner = self.turns.new_game()
         return BackgammonState(
-            self, "opening", 0, self.start_position(), gates=(gate_open, gate_open)
+            self, phase, mover, self.start_position(), dice, kind, chain, gates, extra, winner
         )
 
     def new_state(
@@ -267,7 +274,7 @@ class BackgammonState(State):
                 dice,
                 rules,
                 cache["gates"][cache["mover"]],
-                rules.bar_reentry_gate == "none" or _is_special(dice),
+                (cache.get("_turn") or self._turn_node()).bar_open,
             )
         else:
             rules = self.game.rules
@@ -277,14 +284,15 @@ class BackgammonState(State):
                 dice,
                 rules,
                 may_enter=self.gates[self.mover],
-                may_reenter=rules.bar_reentry_gate == "none" or _is_special(dice),
+                may_reenter=self._may_reenter(),
                 board=cache.get("_board"),
             )
         cache["plays"] = plays
         return plays
 
     def _may_reenter(self) -> bool:
-        return self.game.rules.bar_reentry_gate == "none" or _is_special(self.dice)
+        """Whether the dice in hand may bring a checker in from the bar (the bar's gate)."""
+        return self.game.turns.bar_open(self.kind, self.dice)
 
     # -- parsing ---------------------------------------------------------------------
     def parse_action(self, text: str) -> Action:
@@ -400,196 +408,103 @@ class BackgammonState(State):
         if self.phase == "play":
             assert isinstance(action, Play)
             return self._after_play(action, play_facts(action))
-        rules = self.game.rules
         if isinstance(action, Roll):
             return self._rolled(
                 action.dice,
                 (("kind", "roll"), ("seat", self.mover), ("dice", (action.high, action.low))),
             )
+        turns = self.game.turns
         if isinstance(action, Opening):
-            first = action.first
-            start = self.position if first == 0 else self.position.flip()
-            event = (("kind", "opening"), ("dice", (action.die0, action.die1)), ("first", first))
-            if rules.opening == "use_opening_dice":
-                dice = (max(action.die0, action.die1), min(action.die0, action.die1))
-                gates = _open_gate(self.gates, first, dice, rules)
-                return self._evolve(
-                    phase="play",
-                    mover=first,
-                    position=start,
-                    dice=dice,
-                    kind="roll",
-                    gates=gates,
-                    last_event=event,
-                )
-            return self._evolve(phase="roll", mover=first, position=start, last_event=event)
+            event = (
+                ("kind", "opening"),
+                ("dice", (action.die0, action.die1)),
+                ("first", action.first),
+            )
+            fields, turned = turns.after(self._fields(), EV_OPENING, action.die0, action.die1)
+            position = self.position.flip() if turned else self.position
+            return self._with(fields, position=position, last_event=event)
         assert isinstance(action, DoubleChoice)
-        return self._evolve(
-            phase="play",
-            dice=(action.value,) * 4,
-            kind="named",
-            last_event=(("kind", "double"), ("seat", self.mover), ("value", action.value)),
+        fields, _ = turns.after(self._fields(), EV_DOUBLE, action.value)
+        named = (("kind", "double"), ("seat", self.mover), ("value", action.value))
+        return self._with(fields, last_event=named)
+
+    def _turn_node(self) -> TurnNode:
+        """The turn's node of this state (kept in the state once made)."""
+        node = self.game.turns.node(self._fields())
+        self.__dict__["_turn"] = node
+        return node
+
+    def _fields(self) -> Fields:
+        """The turn's fields (:mod:`.turn`'s record, in the engine's values)."""
+        d = self.__dict__
+        return (
+            d["phase"],
+            d["mover"],
+            d["dice"],
+            d["kind"],
+            d["chain"],
+            d["gates"],
+            d["extra"],
+            d["winner"],
         )
 
     def _rolled(
         self, rolled: tuple[int, ...], event: tuple[tuple[str, Any], ...]
     ) -> BackgammonState:
-        """The play node after the roll of ``rolled`` (the dice in hand)."""
-        mover = self.mover
-        gates = self.gates
-        if not gates[mover]:
-            gates = _open_gate(gates, mover, rolled, self.game.rules)
-        # the hottest transition, written out: _evolve(phase="play", dice=rolled, ...)
-        fields = self.__dict__.copy()
-        fields.pop("plays", None)
-        fields["phase"] = "play"
-        fields["dice"] = rolled
-        fields["kind"] = "roll"
-        fields["gates"] = gates
-        fields["extra"] = False
-        fields["last_event"] = event
+        """The play node after the roll of ``rolled`` (the dice in hand, larger first)."""
+        d = self.__dict__
+        node = d.get("_turn") or self._turn_node()
+        known = node.next.get((EV_ROLL, rolled[0], rolled[-1], 0))
+        if known is None:
+            known = self.game.turns.answer(node, EV_ROLL, rolled[0], rolled[-1])
+        # the hottest transition, written out (see _with)
+        new = d.copy()
+        new.pop("plays", None)
+        new.update(known[0])
+        new["last_event"] = event
         state: BackgammonState = _new_object(BackgammonState)
-        _set_attribute(state, "__dict__", fields)
+        _set_attribute(state, "__dict__", new)
         return state
 
     def _after_play(
         self, play: Action, facts: tuple[bool, tuple[int, ...], bytes | None]
     ) -> BackgammonState:
         """The state after ``play``, one of the legal plays, whose ``play_facts`` are
-        ``facts``."""
+        ``facts``: the turn step says what comes next."""
         d = self.__dict__
         mover, kind, dice = d["mover"], d["kind"], d["dice"]
-        ends, unused, board = facts
+        ends, unused, flipped = facts
         # the play itself is kept: its text and hits are written out by observation(); a
         # play's event is kept compact, (PLAY_EVENT, seat, play, dice, dice kind)
         event = (PLAY_EVENT, mover, play, dice, kind)
-        rules = d["game"].rules
-        if (
-            board is not None
-            and kind == "roll"
-            and len(dice) == 2
-            and not ends
-            and not (unused and rules.unplayable_remainder == "to_opponent")
-            and not (dice == (2, 1) and rules.acey_deucey)
-        ):
-            return self._to_opponent(board, event)  # the common case: the opponent rolls
+        n = len(dice)
+        used = n - len(unused)
+        # a one-die play of two different dice: whether it used the higher
+        high = 1 if used == 1 and n == 2 and unused[0] == dice[1] else 0
+        board = d.get("_board")
+        on_bar = board[_BAR_SLOT] if board is not None else self.position.bar[0]
+        flags = (PLAY_ENDS if ends else 0) | (PLAY_FROM_BAR if on_bar else 0)
+        node = d.get("_turn") or self._turn_node()
+        known = node.next.get((EV_PLAY, used, high, flags))
+        if known is None:
+            known = self.game.turns.answer(node, EV_PLAY, used, high, flags)
+        updates, turned = known
+        new = d.copy()
+        new.pop("plays", None)
+        new.update(updates)
+        new["last_event"] = event
         assert isinstance(play, Play)
-        chain, gates = d["chain"], d["gates"]
-        if ends:
-            return self._evolve(
-                phase="over", position=play.result, dice=(), kind="", winner=mover, last_event=event
-            )
-        full = not unused
-        if kind == "roll":
-            if rules.acey_deucey and dice == (2, 1):
-                limit = rules.acey_chain_limit
-                # the seed: "if you are unable to use any part of your roll, you forfeit
-                # the rest of your turn": a 1-2 of which nothing is played earns nothing
-                played_some = len(unused) < len(dice)
-                earned = full or (played_some and not rules.acey_requires_both_played)
-                if earned and (limit is None or chain < limit):
-                    return self._evolve(
-                        phase="double",
-                        position=play.result,
-                        dice=(),
-                        kind="",
-                        chain=chain + 1,
-                        last_event=event,
-                    )
-            elif len(dice) == 4:
-                if rules.doubles_plus_complement and full:
-                    return self._evolve(
-                        phase="play",
-                        position=play.result,
-                        dice=(7 - dice[0],) * 4,
-                        kind="complement",
-                        last_event=event,
-                    )
-                if _extra_roll(rules.natural_doubles_extra_roll, full):
-                    return self._evolve(
-                        phase="roll",
-                        position=play.result,
-                        dice=(),
-                        kind="",
-                        extra=True,
-                        last_event=event,
-                    )
-        elif kind == "named":
-            if full or not rules.acey_reroll_requires_full_doubles:
-                return self._evolve(
-                    phase="roll",
-                    position=play.result,
-                    dice=(),
-                    kind="",
-                    extra=True,
-                    last_event=event,
-                )
-        elif kind == "complement":
-            if _extra_roll(rules.natural_doubles_extra_roll, full):
-                return self._evolve(
-                    phase="roll",
-                    position=play.result,
-                    dice=(),
-                    kind="",
-                    extra=True,
-                    last_event=event,
-                )
-        elif kind == "remainder":
-            return self._evolve(
-                phase="roll",
-                position=play.result,
-                dice=(),
-                kind="",
-                chain=0,
-                extra=False,
-                last_event=event,
-            )
-        if not full and rules.unplayable_remainder == "to_opponent":
-            gated = not gates[mover] or (self.position.bar[0] > 0 and not self._may_reenter())
-            if not gated:
-                return self._evolve(
-                    phase="play",
-                    mover=1 - mover,
-                    position=flipped_result(play),
-                    dice=unused,
-                    kind="remainder",
-                    chain=0,
-                    extra=False,
-                    last_event=event,
-                )
-        if board is not None:  # a kernel play: the next state keeps the kernel's board
-            return self._to_opponent(board, event)
-        if not play.moves and "_board" in d:  # a pass: the same board, turned round
-            return self._to_opponent(flipped_board_of(d["_board"]), event)
-        return self._evolve(
-            phase="roll",
-            mover=1 - mover,
-            position=flipped_result(play),
-            dice=(),
-            kind="",
-            chain=0,
-            extra=False,
-            last_event=event,
-        )
-
-    def _to_opponent(self, board: bytes, event: tuple[Any, ...]) -> BackgammonState:
-        """The opponent's roll after a kernel play, from its ``board`` (the opponent's side).
-
-        The second hottest transition, written out: ``_evolve(phase="roll", mover=...)``.
-        """
-        fields = self.__dict__.copy()
-        fields.pop("plays", None)
-        fields.pop("position", None)
-        fields["_board"] = board
-        fields["phase"] = "roll"
-        fields["mover"] = 1 - fields["mover"]
-        fields["dice"] = ()
-        fields["kind"] = ""
-        fields["chain"] = 0
-        fields["extra"] = False
-        fields["last_event"] = event
+        if flipped is not None:  # a kernel play: the next state keeps the kernel's board
+            new["_board"] = flipped if turned else result_board(play)
+            new.pop("position", None)
+        elif not play.moves and board is not None:  # a pass: the same board
+            new["_board"] = flipped_board_of(board) if turned else board
+            new.pop("position", None)
+        else:
+            new["position"] = flipped_result(play) if turned else play.result
+            new.pop("_board", None)
         state: BackgammonState = _new_object(BackgammonState)
-        _set_attribute(state, "__dict__", fields)
+        _set_attribute(state, "__dict__", new)
         return state
 
     def _evolve(
@@ -607,39 +522,54 @@ class BackgammonState(State):
         winner: int | None = None,
         last_event: tuple[Any, ...] = (),
     ) -> BackgammonState:
-        """This state with the given fields replaced (``None``: unchanged): the one way the
-        engine's transitions build the next state (the same value as the constructor
-        gives, built directly: no ``__init__``, nothing cached copied).
+        """This state with the given fields replaced (``None``: unchanged); see :meth:`_with`."""
+        d = self.__dict__
+        fields: Fields = (
+            phase,
+            d["mover"] if mover is None else mover,
+            d["dice"] if dice is None else dice,
+            d["kind"] if kind is None else kind,
+            d["chain"] if chain is None else chain,
+            d["gates"] if gates is None else gates,
+            d["extra"] if extra is None else extra,
+            d["winner"] if winner is None else winner,
+        )
+        return self._with(fields, position=position, _board=_board, last_event=last_event)
 
-        The position may be given as ``position`` or as ``_board``, the kernel's 32
-        bytes; a state made from a board builds its ``position`` on first access.
-        """
-        fields = self.__dict__.copy()
-        fields.pop("plays", None)  # cached for this state only
-        fields["phase"] = phase
-        fields["last_event"] = last_event
-        if mover is not None:
-            fields["mover"] = mover
+    def _with(
+        self,
+        fields: Fields,
+        *,
+        position: Position | None = None,
+        _board: bytes | None = None,
+        last_event: tuple[Any, ...] = (),
+    ) -> BackgammonState:
+        """This state with the turn's ``fields`` and, when given, a new position (as a
+        ``Position`` or as the kernel's 32 bytes ``_board``, whose ``position`` is built
+        on first access); the same value as the constructor gives, built directly: no
+        ``__init__``, nothing cached copied."""
+        new = self.__dict__.copy()
+        new.pop("plays", None)  # cached for this state only
+        new.pop("_turn", None)  # the node of the fields replaced
+        (
+            new["phase"],
+            new["mover"],
+            new["dice"],
+            new["kind"],
+            new["chain"],
+            new["gates"],
+            new["extra"],
+            new["winner"],
+        ) = fields
+        new["last_event"] = last_event
         if position is not None:
-            fields["position"] = position
-            fields.pop("_board", None)
+            new["position"] = position
+            new.pop("_board", None)
         elif _board is not None:
-            fields["_board"] = _board
-            fields.pop("position", None)
-        if dice is not None:
-            fields["dice"] = dice
-        if kind is not None:
-            fields["kind"] = kind
-        if chain is not None:
-            fields["chain"] = chain
-        if gates is not None:
-            fields["gates"] = gates
-        if extra is not None:
-            fields["extra"] = extra
-        if winner is not None:
-            fields["winner"] = winner
+            new["_board"] = _board
+            new.pop("position", None)
         state: BackgammonState = _new_object(BackgammonState)
-        _set_attribute(state, "__dict__", fields)
+        _set_attribute(state, "__dict__", new)
         return state
 
     # -- results --------------------------------------------------------------------
@@ -677,7 +607,9 @@ class BackgammonState(State):
         only the side the points are numbered from differs.  ``pending_double`` is
         ``True`` while a double is to be named after a 1-2 and the named double's
         value while it is played; ``reroll_pending`` says whether the same player
-        rolls again after what is being played now.
+        rolls again after what is being played now.  ``play_steps`` (for the seat to
+        play, else empty) gives each legal play's die-by-die steps, so a page draws
+        checkers moving one die at a time without knowing a rule.
         """
         side = 0 if seat is None else seat
         pos = self.view(side)
@@ -702,7 +634,13 @@ class BackgammonState(State):
             "chain": self.chain,
             "entry_gate_passed": [self.gates[side], self.gates[1 - side]],
             "winner": self.winner if phase == "over" else None,
+            "play_steps": self._play_steps() if phase == "play" and seat == self.mover else {},
         }
+
+    def _play_steps(self) -> dict[str, list[dict[str, Any]]]:
+        """Each legal play (by its text) as its die-by-die steps, in the order played:
+        ``{"from": 13 | "bar" | "in", "to": 7 | "off", "die": 6, "hit": false}``."""
+        return {str(play): play_steps(play, self.dice) for play in self.plays if play.moves}
 
     def _reroll_pending(self) -> bool:
         """Whether the mover rolls again after what is to be played now.
@@ -720,17 +658,9 @@ class BackgammonState(State):
             return True
         if phase != "play":
             return False
-        rules = self.game.rules
-        full = any(not play.unused for play in self.plays)
-        if self.kind == "named":
-            return full or not rules.acey_reroll_requires_full_doubles
-        if self.kind == "roll" and len(self.dice) == 4:
-            if rules.doubles_plus_complement and full:
-                return False  # the complement comes first; its own play decides
-            return _extra_roll(rules.natural_doubles_extra_roll, full)
-        if self.kind == "complement":
-            return _extra_roll(rules.natural_doubles_extra_roll, full)
-        return False
+        used = len(self.dice) - min(len(play.unused) for play in self.plays)
+        fields, turned = self.game.turns.after(self._fields(), EV_PLAY, used)
+        return not turned and fields[0] == "roll" and fields[6]
 
     def phase_name(self) -> str:
         return self.phase
@@ -752,12 +682,26 @@ class BackgammonState(State):
             result = "per_checker"
         else:
             result = {1: "single", 2: "gammon", 3: "backgammon"}[points]
-        return "race.borne_off", {
+        return Termination.BORNE_OFF, {
             "winner": self.winner,
             "points": points,
             "result": result,
             "result_name": message(f"race.result.{result}"),
         }
+
+    def ending_returns(self, seat: int) -> tuple[Fraction, ...]:
+        """The returns when ``seat`` gives the game up (resigns, or loses by a claim or a
+        timeout): it loses a single game, 1 point, whatever gammon the position threatens
+        (scoring ``single`` and ``gammons``); under ``per_checker`` scoring it pays what it
+        would pay if the opponent finished now, one point per checker it has not borne off.
+        """
+        if self.game.rules.scoring == "per_checker":
+            points = Fraction(CHECKERS - self.view(seat).off[0])
+        else:
+            points = Fraction(1)
+        out = [points, points]
+        out[seat] = -points
+        return tuple(out)
 
     def chance_actor(self) -> int | None:
         """The seat on roll at a roll (and a rolled double); ``None`` at the opening roll-off.
@@ -784,121 +728,32 @@ class BackgammonState(State):
 
     # -- state IDs ------------------------------------------------------------------
     def position_id(self) -> str:
-        """gnubg's Position ID of the position (its second half is the mover, on roll)."""
-        return self.position.position_id()
+        """gnubg's Position ID of the position, from the side on roll (its second half).
+
+        After the game's last play that is the loser, as in gnubg (and OpenSpiel), where
+        the turn passes after every play, the last one included.
+        """
+        position = self.position
+        return (position.flip() if self.phase == "over" else position).position_id()
 
     def state_id(self) -> str:
-        """A compact ID that round-trips this state (see the module docstring)."""
-        pos = self.position
-        flags = (int(self.gates[0]) | int(self.gates[1]) << 1 | int(self.extra) << 2) | (
-            self.winner + 1
-        ) << 4
-        data = bytes(
-            [
-                PHASES.index(self.phase),
-                self.mover,
-                KINDS.index(self.kind),
-                self.chain,
-                flags,
-                len(self.dice),
-                *self.dice,
-                *(n & 0xFF for n in pos.points),
-                *pos.bar,
-                *pos.unentered,
-                *pos.off,
-            ]
-        )
-        return ID_PREFIX + base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+        """A compact ID that round-trips this state (see :mod:`.state_id`)."""
+        return state_id.encode(self._fields(), self.position)
 
     @classmethod
-    def from_state_id(cls, game: BackgammonGame, state_id: str) -> BackgammonState:
-        """The state of ``state_id``; ActionSyntaxError naming the problem if malformed."""
-        text = state_id.strip()
-        if not text.startswith(ID_PREFIX):
-            raise ArgumentError("bg.state_id.prefix", id=state_id, prefix=ID_PREFIX)
-        body = text[len(ID_PREFIX) :]
-        try:
-            data = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
-        except (binascii.Error, ValueError):
-            raise ArgumentError("bg.state_id.base64", id=state_id) from None
-        if len(data) < 6 or len(data) != 6 + data[5] + 30:
-            raise ArgumentError("bg.state_id.length", id=state_id)
-        phase_i, mover, kind_i, chain, flags, n = data[:6]
-        dice = tuple(data[6 : 6 + n])
-        rest = data[6 + n :]
-        points = tuple(b - 256 if b > 127 else b for b in rest[:24])
-        if phase_i >= len(PHASES) or kind_i >= len(KINDS) or mover > 1:
-            raise ArgumentError("bg.state_id.fields", id=state_id)
-        if any(not 1 <= d <= 6 for d in dice) or n > 4:
-            raise ArgumentError("bg.state_id.dice", id=state_id)
-        position = Position(
-            points, (rest[24], rest[25]), (rest[26], rest[27]), (rest[28], rest[29])
-        )
-        try:
-            position.validate()
-        except ArgumentError as exc:
-            reason = message(exc.code, **exc.params)
-            raise ArgumentError("bg.state_id.position", id=state_id, reason=reason) from None
-        winner = (flags >> 4) - 1
-        if winner not in (-1, 0, 1):
-            raise ArgumentError("bg.state_id.winner", id=state_id)
-        return cls(
-            game,
-            PHASES[phase_i],
-            mover,
-            position,
-            dice,
-            KINDS[kind_i],
-            chain,
-            (bool(flags & 1), bool(flags & 2)),
-            bool(flags & 4),
-            winner,
-        )
-
-
-def render_ascii(state: BackgammonState) -> str:
-    """A plain-text board from the mover's side: X is seat 0, O is seat 1."""
-    pos = state.position
-    marks = ("X", "O") if state.mover == 0 else ("O", "X")
-
-    def cell(point: int) -> str:
-        n = pos.points[point - 1]
-        if n == 0:
-            return "  ."
-        return f"{marks[0] if n > 0 else marks[1]}{abs(n):>2}"
-
-    top = " ".join(f"{p:>3}" for p in range(13, 25))
-    bottom = " ".join(f"{p:>3}" for p in range(12, 0, -1))
-    rules = state.game.rules
-    lines = [
-        f"backgammon ({rules.variant})  seat {state.mover} ({marks[0]}) moves from 24 to 1",
-        " " + top,
-        " " + " ".join(cell(p) for p in range(13, 25)),
-        " " + " ".join(cell(p) for p in range(12, 0, -1)),
-        " " + bottom,
-    ]
-    pips = pos.pip_counts()
-    lines.append(
-        f"bar {marks[0]}{pos.bar[0]} {marks[1]}{pos.bar[1]}   "
-        f"unentered {marks[0]}{pos.unentered[0]} {marks[1]}{pos.unentered[1]}   "
-        f"off {marks[0]}{pos.off[0]} {marks[1]}{pos.off[1]}   "
-        f"pips {marks[0]}{pips[0]} {marks[1]}{pips[1]}"
-    )
-    if state.phase == "play":
-        lines.append(f"to play: {'-'.join(map(str, state.dice))} ({state.kind})")
-    elif state.phase == "double":
-        lines.append("to choose: the double after the 1-2")
-    elif state.phase == "over":
-        lines.append(f"game over: seat {state.winner} wins {state.points_won()}")
-    else:
-        lines.append(f"next: {state.phase}")
-    return "\n".join(lines)
+    def from_state_id(cls, game: BackgammonGame, text: str) -> BackgammonState:
+        """The state of the state ID ``text``; ``ArgumentError`` naming the problem if
+        malformed."""
+        (phase, mover, dice, kind, chain, gates, extra, winner), position = state_id.decode(text)
+        return cls(game, phase, mover, position, dice, kind, chain, gates, extra, winner)
 
 
 # -- helpers ---------------------------------------------------------------------------
 
 _new_object = object.__new__
 _set_attribute = object.__setattr__
+#: byte of the mover's checkers on the bar in a kernel board
+_BAR_SLOT = 24
 
 
 def _event_dict(event: tuple[Any, ...]) -> dict[str, Any]:
@@ -919,29 +774,3 @@ def _event_dict(event: tuple[Any, ...]) -> dict[str, Any]:
         out["hits"] = sum(1 for m in play.moves if m.hit)
         out["unused"] = list(play.unused)
     return out
-
-
-def _is_special(dice: tuple[int, ...]) -> bool:
-    """Doubles (rolled or named) or a 1-2: what the LEE gates ask for."""
-    return len(dice) >= 2 and (len(set(dice)) == 1 or tuple(sorted(dice)) == (1, 2))
-
-
-def _open_gate(
-    gates: tuple[bool, bool], seat: int, dice: tuple[int, ...], rules: BackgammonRules
-) -> tuple[bool, bool]:
-    if gates[seat]:
-        return gates
-    gate = rules.entry_gate
-    opens = (
-        gate == "none"
-        or (gate == "doubles_or_acey" and _is_special(dice))
-        or (gate == "doubles_only" and len(dice) == 4)
-        or (gate == "six" and 6 in dice)
-    )
-    if not opens:
-        return gates
-    return (True, gates[1]) if seat == 0 else (gates[0], True)
-
-
-def _extra_roll(setting: str, full: bool) -> bool:
-    return setting == "always" or (setting == "if_fully_played" and full)

@@ -9,15 +9,20 @@ dice to play), which goes to the reference, as do hands of more than four dice
 (the kernel plays up to four).
 
 The kernel (and Numba, NumPy) is not imported with this module: the reference
-engine and everything above it load without Numba.  The first call starts a
-background thread that loads the kernel (compiling it after a fresh install,
-a few seconds; Numba's cache, next to the package, keeps it for later processes,
-which load it in about a second) and, until it is ready, answers with the
-reference generator: the same plays in the same order, so the first move
-never waits.  :func:`warm_up` loads the kernel now (benchmarks, simulators),
-:func:`warm_up_in_background` starts the thread early, and
-:func:`kernel_ready` says whether it is done.  Without Numba the reference
-serves for good.
+engine and everything above it load without Numba.  On the first call, when
+Numba's cache holds the kernel (:func:`aceydeucey.kernels.ready`), it is loaded
+at once, in about a second, in the calling thread (a loading thread would
+starve behind a busy caller).  After a fresh install it is not there yet: the
+first call starts its compilation in a separate process
+(:func:`aceydeucey.kernels.request`, which says so on the terminal), and until
+that is done the reference generator answers (the same plays in the same
+order, so the first move never waits); the calls look every quarter second
+whether the build is finished and then load the kernel.  The build writes the
+cache whatever this process does, so the next process starts on the kernel.
+:func:`warm_up` loads (or compiles) the kernel now (benchmarks, simulators,
+the build process itself), :func:`warm_up_in_background` starts the loading
+early, and :func:`kernel_ready` says whether it is done.  Without Numba the
+reference serves for good.
 
 The kernel's work space is per thread, so threads may generate plays at once.
 The plays it returns are lazy: a play keeps a row of the kernel's output and
@@ -35,6 +40,7 @@ from __future__ import annotations
 
 import struct
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, overload
@@ -140,10 +146,13 @@ def _reference(
     may_reenter: bool,
 ) -> Sequence[Play]:
     """The reference generator: for free choice of dice, more than four dice, and until the
-    kernel is loaded (its first compilation runs in a background thread, started here on
-    first use)."""
-    if not _STARTED and rules.must_use_max_dice:
-        warm_up_in_background()
+    kernel is loaded (looked after from here, every quarter second at most: see
+    :func:`warm_up_in_background`)."""
+    if not _KERNEL and rules.must_use_max_dice:
+        now = _monotonic()
+        if now >= _NEXT_LOOK[0]:
+            _NEXT_LOOK[0] = now + _LOOK_EVERY
+            warm_up_in_background()
     _check_hand(dice)
     if position is None:
         position = position_of_board(board)
@@ -304,18 +313,33 @@ def warm_up() -> bool:
 
 
 def warm_up_in_background() -> threading.Thread | None:
-    """Start :func:`warm_up` in a daemon thread, once (``None`` when already started).
+    """Have the kernel loaded without making the caller wait for a compilation.
 
-    Until it is done, :func:`legal_plays` runs the reference, which gives the same
-    plays in the same order; then it switches to the kernel.
+    When Numba's cache holds it, it is loaded now, in this thread (about a second). Else
+    its build starts in a separate process (once, said on the terminal) and later calls
+    load it once the build is done; meanwhile :func:`legal_plays` runs the reference,
+    which gives the same plays in the same order.  Only if that process fails is the
+    kernel compiled here, in a daemon thread (returned; ``None`` otherwise).
     """
-    with _LOADING:
-        if _KERNEL or _STARTED:
-            return None
-        _STARTED.append(True)
-    thread = threading.Thread(target=warm_up, name="backgammon-kernel", daemon=True)
-    thread.start()
-    return thread
+    if _KERNEL or _NO_KERNEL:
+        return None
+    from aceydeucey import kernels
+
+    _STARTED[:] = [True]
+    status = kernels.request("backgammon")
+    if status == "ready":
+        warm_up()
+    elif status == "unavailable":
+        _NO_KERNEL[:] = [True]
+    elif status == "failed":
+        with _LOADING:
+            if _KERNEL or _THREAD:
+                return None
+            thread = threading.Thread(target=warm_up, name="backgammon-kernel", daemon=True)
+            _THREAD.append(thread)
+        thread.start()
+        return thread
+    return None
 
 
 # -- lazy plays -------------------------------------------------------------------
@@ -476,8 +500,14 @@ _KERNEL: list[Any] = []
 _LOADING = threading.Lock()
 #: holds ``True`` once the kernel was found unloadable (no Numba): the reference serves
 _NO_KERNEL: list[bool] = []
-#: holds ``True`` once a background warm-up has been started
+#: holds ``True`` once loading the kernel has been asked for
 _STARTED: list[bool] = []
+#: the thread compiling the kernel here, when its build process failed
+_THREAD: list[threading.Thread] = []
+#: when the reference next looks whether the kernel can be loaded (monotonic seconds)
+_NEXT_LOOK = [0.0]
+_LOOK_EVERY = 0.25
+_monotonic = time.monotonic
 #: every pair of checker counts, shared: _PAIRS[a][b] == (a, b)
 _PAIRS = [[(a, b) for b in range(CHECKERS + 1)] for a in range(CHECKERS + 1)]
 #: byte of the mover's borne-off count in a kernel row, and of its checkers on the bar
@@ -491,7 +521,7 @@ _PATH_ROW = struct.Struct("12b").unpack_from
 #: bytes of the one-buffer kernel's header: the board (``SLOTS``), the dice up to
 #: ``_HEAD``, the parameters up to ``_HEAD_END`` (``kernel.HEAD_*``, checked on loading)
 _HEAD = SLOTS + 4
-_HEAD_END = _HEAD + 6
+_HEAD_END = _HEAD + 7
 #: a hand of dice for the kernel: (the dice high to low, the header's bytes after the
 #: board, and the dice left unplayed by a play of ``used`` dice, indexed by ``used``:
 #: (if it used the higher die, otherwise))

@@ -53,7 +53,9 @@ followed: a move never depends on an earlier move from a later source (except
 under the hit gate, or when a checker may bear off before another enters,
 where every order is followed), so no position is lost and the tree shrinks by
 an order of magnitude.  Only the plays using the most dice survive, and when
-only one die of two can be used the higher one must be, if it can.
+only one die of two can be used the higher one must be, if it can; under free
+choice of dice (``must_use_max_dice=False``) every play of one die or more
+survives, each with the number of dice it uses (``meta[:, 1]``).
 
 Calling it
 ----------
@@ -73,6 +75,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 from numba import njit
 
+from aceydeucey.backgammon import turn
+from aceydeucey.backgammon.turn import RULE_CODES, code_of
+
 if TYPE_CHECKING:
     from aceydeucey.backgammon.rules import BackgammonRules
 
@@ -84,6 +89,7 @@ __all__ = [
     "N_PARAMS",
     "P_BEAROFF_EXACT",
     "P_BEAROFF_NEEDS_ENTERED",
+    "P_FREE_DICE",
     "P_FROZEN_HOME",
     "P_HIGHER_DIE",
     "P_HIT_NEEDS_HOME",
@@ -102,6 +108,7 @@ __all__ = [
     "move_params",
     "move_params_of",
     "packed_buffer",
+    "turn_step",
 ]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -118,7 +125,8 @@ P_FROZEN_HOME = 2  # 1: checkers in the home board move only to bear off
 P_BEAROFF_NEEDS_ENTERED = 3  # 1: unentered checkers block bearing off
 P_HIGHER_DIE = 4  # 1: when only one of two dice can be played, the higher must be
 P_HIT_NEEDS_HOME = 5  # 1: no hitting until I have a checker in my home board or off
-N_PARAMS = 6
+P_FREE_DICE = 6  # 1: any number of dice may be played (every partial play is a play)
+N_PARAMS = 7
 
 HOLD_NONE = 0
 HOLD_PAST_MIDPOINT = 1
@@ -146,6 +154,7 @@ def move_params(
     bearoff_needs_entered: bool = True,
     higher_die: bool = True,
     hit_needs_home: bool = False,
+    free_dice: bool = False,
 ) -> np.ndarray[Any, np.dtype[np.int64]]:
     """The move-generation parameter array (see the module docstring)."""
     params = np.zeros(N_PARAMS, dtype=np.int64)
@@ -155,27 +164,8 @@ def move_params(
     params[P_BEAROFF_NEEDS_ENTERED] = int(bearoff_needs_entered)
     params[P_HIGHER_DIE] = int(higher_die)
     params[P_HIT_NEEDS_HOME] = int(hit_needs_home)
+    params[P_FREE_DICE] = int(free_dice)
     return params
-
-
-#: The one map from option values to the kernels' integer codes (moves and playouts).
-RULE_CODES: dict[str, dict[Any, int]] = {
-    "must_enter_all_before": {
-        "nothing": HOLD_NONE,
-        "passing_opp_12pt": HOLD_PAST_MIDPOINT,
-        "moving_any_entered": HOLD_ALL,
-    },
-    "opening": {"use_opening_dice": 0, "reroll_both_dice": 1},
-    "natural_doubles_extra_roll": {"none": 0, "if_fully_played": 1, "always": 2},
-    "scoring": {"per_checker": 0, "single": 1, "gammons": 2},
-    "entry_gate": {"none": 0, "doubles_or_acey": 1, "doubles_only": 2, "six": 3},
-    "bar_reentry_gate": {"none": 0, "doubles_or_acey": 1},
-}
-
-
-def code_of(rules: BackgammonRules, option: str) -> int:
-    """The kernels' code of ``rules``' value of ``option`` (see :data:`RULE_CODES`)."""
-    return RULE_CODES[option][getattr(rules, option)]
 
 
 def move_params_of(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]]:
@@ -187,6 +177,7 @@ def move_params_of(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]
         bearoff_needs_entered=rules.bearoff_requires_all_entered,
         higher_die=rules.must_play_higher_die,
         hit_needs_home=rules.hit_gate == "after_home_board",
+        free_dice=not rules.must_use_max_dice,
     )
 
 
@@ -354,6 +345,7 @@ def _generate(
     frozen = params[P_FROZEN_HOME] == 1
     needs_entered = params[P_BEAROFF_NEEDS_ENTERED] == 1
     hit_gate = params[P_HIT_NEEDS_HOME] == 1
+    free = params[P_FREE_DICE] == 1
     # the source-ordered search of doubles is exact unless a lower move can
     # enable a higher one, which only the hit gate allows
     # (or bearing off before entering, when unentered checkers do not block it)
@@ -392,7 +384,8 @@ def _generate(
                             may_bear = 0
                             break
                 home[depth] = may_bear
-                record = may_bear == 1 and depth > 0  # a partial play that may bear off
+                # a partial play that may bear off; under free choice, every partial play
+                record = (may_bear == 1 or free) and depth > 0
             else:
                 die = seq[depth]
                 rank = next_src[depth]
@@ -550,14 +543,14 @@ def _generate(
     for i in range(n):
         if meta[i, 1] > best:
             best = meta[i, 1]
-    if best == 1 and not doubles and params[P_HIGHER_DIE] == 1:
+    if best == 1 and not doubles and params[P_HIGHER_DIE] == 1 and not free:
         for i in range(n):
             if meta[i, 1] == 1 and meta[i, 2] == 1:
                 any_high = True
     k = 0
     for i in range(n):
         table[meta[i, 3]] = -1
-        if meta[i, 1] == best and (not any_high or meta[i, 2] == 1):
+        if (meta[i, 1] == best or (free and meta[i, 1] > 0)) and (not any_high or meta[i, 2] == 1):
             keep[k] = i
             k += 1
     return k, best
@@ -660,6 +653,10 @@ def _generate_packed(buf: Any) -> tuple[int, int]:
     )
     return n, used
 
+
+#: the turn structure's one step, compiled (:func:`aceydeucey.backgammon.turn.step`):
+#: ``turn_step(params, record, event, x, y, z) -> turned``
+turn_step = _kernel_jit(turn.step)
 
 #: the one-buffer kernel: ``generate_packed(buf) -> (n, used)``
 generate_packed = _generate_packed

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from aceydeucey.backgammon.board import BAR, OFF, STOCK, Position
 from aceydeucey.core.errors import ActionSyntaxError
@@ -54,6 +55,7 @@ __all__ = [
     "format_moves",
     "parse_action_text",
     "parse_moves",
+    "play_steps",
     "point_text",
 ]
 
@@ -283,3 +285,35 @@ def parse_action_text(text: str) -> Roll | Opening | DoubleChoice | Steps:
     if re.match(r"^\d+\s*-\s*\d+$", word):
         raise ActionSyntaxError("bg.syntax.dice", text=text)
     return Steps(parse_moves(text))
+
+
+def play_steps(play: Play, dice: tuple[int, ...]) -> list[dict[str, Any]]:
+    """``play``'s moves, one die each, as JSON-ready steps with the die each one uses.
+
+    A move onto a point uses the distance it travels (entering: ``25 - dst``); bearing
+    off uses the exact die where the play used one, else the smallest higher die
+    it used (a die larger than the point, under ``bearoff_rule="standard_higher"``).
+    """
+    left = list(dice)
+    for die in play.unused:
+        left.remove(die)
+    dies = [
+        0 if m.dst == OFF else (25 if m.src in (BAR, STOCK) else m.src) - m.dst for m in play.moves
+    ]
+    for die in dies:
+        if die:
+            left.remove(die)
+    for k, move in enumerate(play.moves):
+        if not dies[k]:  # bearing off
+            higher = [d for d in left if d > move.src]
+            dies[k] = move.src if move.src in left else min(higher or left)
+            left.remove(dies[k])
+    return [
+        {
+            "from": move.src if move.src <= 24 else point_text(move.src),
+            "to": move.dst if move.dst != OFF else point_text(OFF),
+            "die": die,
+            "hit": move.hit,
+        }
+        for move, die in zip(play.moves, dies, strict=True)
+    ]

@@ -98,42 +98,36 @@ class BackgammonRules(RulesBase):
     DEFAULT_PRESET: ClassVar[str] = "acey-deucey"
     PRESET_KEY: ClassVar[str] = "variant"
 
-    variant: Literal["acey-deucey", "classic", "longgammon", "dutch"] = option(
+    variant: Variant = option(
         "acey-deucey",
-        choices=tuple(VARIANTS),
         help="the named set of rules",
         source="BKGM, seed 002",
     )
-    start: Literal["off_board", "standard", "long"] = option(
+    start: Start = option(
         "off_board",
-        choices=("off_board", "standard", "long"),
         help="where the 15 checkers start: off the board, the usual 2-5-3-5 setup, "
         "or all 15 on the 24-point",
         source="BKGM (off_board); standard backgammon; seed 002 LongGammon (long)",
     )
-    opening: Literal["reroll_both_dice", "use_opening_dice"] = option(
+    opening: Opening = option(
         "reroll_both_dice",
-        choices=("reroll_both_dice", "use_opening_dice"),
         help="after the one-die roll-off, the winner rolls both dice afresh, "
         "or plays the two roll-off dice",
         source="BKGM, LEE, ZOO, bgammon (reroll); standard backgammon (use)",
     )
-    entry_gate: Literal["none", "doubles_or_acey", "doubles_only", "six"] = option(
+    entry_gate: EntryGate = option(
         "none",
-        choices=("none", "doubles_or_acey", "doubles_only", "six"),
         help="roll a player needs before their first checker may enter or move",
         source="BKGM (none); WIKI-2008, LEE (doubles_or_acey); WIKI (doubles_only); "
         "Osneller in GALT's thread (six)",
     )
-    bar_reentry_gate: Literal["none", "doubles_or_acey"] = option(
+    bar_reentry_gate: BarGate = option(
         "none",
-        choices=("none", "doubles_or_acey"),
         help="roll needed to bring a hit checker back from the bar",
         source="BKGM (none); LEE (doubles_or_acey)",
     )
-    must_enter_all_before: Literal["nothing", "passing_opp_12pt", "moving_any_entered"] = option(
+    must_enter_all_before: EnterAllBefore = option(
         "nothing",
-        choices=("nothing", "passing_opp_12pt", "moving_any_entered"),
         help="what unentered checkers forbid: nothing, moving past the opponent's "
         "12-point, or moving any entered checker",
         source="BKGM, WIKI, VC11 (nothing); GALT (passing_opp_12pt); "
@@ -154,9 +148,8 @@ class BackgammonRules(RulesBase):
         help="the 1-2 bonus needs both the 1 and the 2 played",
         source="BKGM, GALT, LEE, ZOO, bgammon",
     )
-    acey_doubles_choice: Literal["named", "rolled"] = option(
+    acey_doubles_choice: DoublesChoice = option(
         "named",
-        choices=("named", "rolled"),
         help="the double after a 1-2 is named by the player, or rolled on one die",
         source="BKGM (named); link-csere in MISC (rolled)",
     )
@@ -172,9 +165,8 @@ class BackgammonRules(RulesBase):
         help="most 1-2 bonuses in one turn (None: no limit)",
         source="GALT, BKGM (no limit); grokipedia mentions limits",
     )
-    natural_doubles_extra_roll: Literal["none", "if_fully_played", "always"] = option(
+    natural_doubles_extra_roll: ExtraRoll = option(
         "none",
-        choices=("none", "if_fully_played", "always"),
         help="whether rolled doubles earn another roll",
         source="BKGM, ZOO, bgammon (none); GALT, LEE (if_fully_played); WIKI (always)",
     )
@@ -184,9 +176,8 @@ class BackgammonRules(RulesBase):
         "(the doubles summing to 7 with them)",
         source="ITAVLI European version; Russian backgammon in onlinecasinoreviews1.com",
     )
-    unplayable_remainder: Literal["forfeit", "to_opponent"] = option(
+    unplayable_remainder: Remainder = option(
         "forfeit",
-        choices=("forfeit", "to_opponent"),
         help="dice that cannot be played are lost, or the opponent plays them",
         source="BKGM (forfeit); LEE (to_opponent)",
     )
@@ -200,9 +191,8 @@ class BackgammonRules(RulesBase):
         help="when only one of two dice can be played, play the higher",
         source="BKGM, ZOO, standard backgammon",
     )
-    bearoff_rule: Literal["standard_higher", "exact_only"] = option(
+    bearoff_rule: BearOff = option(
         "standard_higher",
-        choices=("standard_higher", "exact_only"),
         help="a die higher than every occupied point bears off from the highest, "
         "or only exact numbers bear off",
         source="BKGM (standard_higher); GALT, LEE, bgammon (exact_only)",
@@ -212,15 +202,13 @@ class BackgammonRules(RulesBase):
         help="checkers in the home board cannot move within it (only bear off)",
         source="LEE",
     )
-    hit_gate: Literal["none", "after_home_board"] = option(
+    hit_gate: HitGate = option(
         "none",
-        choices=("none", "after_home_board"),
         help="a player may hit only once a checker of theirs has reached the home board",
         source="DUTCH (after_home_board)",
     )
-    scoring: Literal["per_checker", "single", "gammons"] = option(
+    scoring: Scoring = option(
         "per_checker",
-        choices=("per_checker", "single", "gammons"),
         help="loser pays one point per checker not borne off, one point, "
         "or 1/2/3 for single/gammon/backgammon",
         source="BKGM, bgammon (per_checker); ZOO (single); standard backgammon (gammons)",

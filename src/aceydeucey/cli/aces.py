@@ -26,6 +26,7 @@ from aceydeucey.cli.common import (
     check_record_path,
     console,
     default_record_path,
+    end_of_input,
     fail,
     fail_error,
     os_reason,
@@ -35,6 +36,7 @@ from aceydeucey.cli.common import (
 )
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.core.registry import load_game
+from aceydeucey.extras import require
 from aceydeucey.locale import t
 
 if TYPE_CHECKING:
@@ -222,7 +224,7 @@ def play_command(
         session = Session(game, names, first_to, start.value)
     except AceyDeuceyError as exc:
         fail_error(exc, language)
-    stopped = False
+    stopped = input_ended = False
     try:
         session.play(
             games,
@@ -230,8 +232,9 @@ def play_command(
             listeners=[] if as_json else [narrator],
             resume=resumed,
         )
-    except (KeyboardInterrupt, _Stop):
+    except (KeyboardInterrupt, _Stop) as stop:
         stopped = True
+        input_ended = isinstance(stop, _Stop) and stop.input_ended
     except AceyDeuceyError as exc:
         fail_error(exc, language)
     unfinished = session.unfinished() if stopped else None
@@ -243,7 +246,7 @@ def play_command(
     for number, rec in enumerate(saved, 1):
         path = _record_path(record, number, many)
         try:
-            rec.save(path)
+            path = rec.save(path) if record is not None else rec.save_new(path)
         except OSError as exc:
             reason = os_reason(exc, language)
             fail(say("error.record_unwritable", path=str(path), reason=reason), lang=language)
@@ -268,10 +271,16 @@ def play_command(
         return
     if many and session.games:
         _print_tally(session, names, language, stopped=stopped)
+    if input_ended:
+        end_of_input(paths[-1], language)
 
 
 class _Stop(Exception):
     """The person at the table stopped the game (q, or the end of input)."""
+
+    def __init__(self, *, input_ended: bool = False) -> None:
+        super().__init__()
+        self.input_ended = input_ended  # the input closed: the command exits 1
 
 
 class _Throws:
@@ -370,7 +379,7 @@ class _Narrator:
         try:
             text = console.input(f"[bold cyan]{prompt}[/] ")
         except EOFError:
-            raise _Stop from None
+            raise _Stop(input_ended=True) from None
         if text.strip().lower() in ("q", "quit", "exit", "sair"):
             raise _Stop
 
@@ -539,6 +548,8 @@ def analyze_command(
     if exact and game.num_players > 4:
         fail(t("cli", "error.exact_players", language, players=game.num_players), lang=language)
     try:
+        if plot is not None:
+            require("matplotlib", "--plot")
         solution = solve(rules, exact=exact)
     except AceyDeuceyError as exc:
         fail_error(exc, language)

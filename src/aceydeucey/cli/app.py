@@ -15,6 +15,7 @@ import typer
 
 from aceydeucey.cli import aces, backgammon, inbetween
 from aceydeucey.cli import serve as serve_cli
+from aceydeucey.cli import warm as warm_cli
 from aceydeucey.cli.common import LangOption, console, fail_error, resolve_lang
 from aceydeucey.cli.hint import hint_app
 from aceydeucey.cli.simulate import simulate_app
@@ -23,7 +24,7 @@ from aceydeucey.cli.train import train_app
 from aceydeucey.cli.verify import verify_command
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.core.record import Record, replay
-from aceydeucey.locale import default_lang, t
+from aceydeucey.locale import default_lang, render_error, t
 
 app = typer.Typer(
     name="aceydeucey",
@@ -43,6 +44,7 @@ for module in (inbetween, backgammon, aces):
     module.register(app, play_app, rules_app, analyze_app)
 app.command("verify")(verify_command)
 serve_cli.register(app)
+warm_cli.register(app)
 app.add_typer(simulate_app, name="simulate")
 app.command("tournament")(tournament_command)
 app.add_typer(train_app, name="train")
@@ -96,8 +98,10 @@ def replay_command(
         record = Record.load(file)
         state = replay(record)
     except AceyDeuceyError as exc:
-        fail_error(exc, language)
+        # a record whose stated result is not what its actions give lies: exit 1, as verify
+        fail_error(exc, language, 1 if exc.code == "record.result_differs" else 2)
     returns = state.returns()
+    outcome = state.outcome()
     standings = sorted(
         zip(record.players, returns, strict=True), key=lambda pr: pr[1], reverse=True
     )
@@ -108,6 +112,8 @@ def replay_command(
                     "game": record.game,
                     "actions": len(record.actions),
                     "terminal": state.is_terminal(),
+                    "termination": None if outcome is None else str(outcome.termination),
+                    "winners": [] if outcome is None else list(outcome.winners),
                     "players": record.players,
                     "returns": [str(r) for r in returns],
                     "standings": [{"player": p, "return": str(r)} for p, r in standings],
@@ -119,6 +125,10 @@ def replay_command(
     if not state.is_terminal():
         head += t("cli", "replay.unfinished", language)
     console.print(head, style="bold", markup=False)
+    if outcome is not None:
+        console.print(
+            render_error(outcome.termination, dict(outcome.params), language), markup=False
+        )
     for place, (player, ret) in enumerate(standings, 1):
         value = f"{float(ret):+.4g}" if ret.denominator != 1 else f"{int(ret):+d}"
         if language == "pt":

@@ -29,6 +29,7 @@ from aceydeucey.cli.common import (
     check_record_path,
     console,
     default_record_path,
+    end_of_input,
     fail,
     os_reason,
     parse_options,
@@ -113,9 +114,11 @@ class Speed(StrEnum):
 PAUSE = 0.35
 
 #: what a human types to stop (any case)
-QUIT_WORDS = ("q", "quit", "exit")
+QUIT_WORDS = ("q", "quit", "exit", "sair")
 #: what a human types to list the legal plays
 LIST_WORDS = ("?", "list", "help")
+#: At most this many plays per ``?`` (a double's turn can have a hundred).
+PAGE = 20
 
 
 def play_backgammon(
@@ -210,11 +213,12 @@ def play_backgammon(
         table.state = replay(resumed)
         table.record.actions = list(resumed.actions)
         console.print(t_(language, "resumed", path=str(resume), count=len(resumed.actions)))
-    stopped = False
+    stopped = input_ended = False
     try:
         table.play()
-    except (_Stop, KeyboardInterrupt):
+    except (_Stop, KeyboardInterrupt) as stop:
         stopped = True
+        input_ended = isinstance(stop, _Stop) and stop.input_ended
         table.record.finish(table.state)
     final = table.state
     if stopped:
@@ -224,11 +228,13 @@ def play_backgammon(
         narrator.show(final, seat=humans[0] if humans else 0)
         console.print(_result_line(final, language, names))
     try:
-        saved = table.record.save(path)
+        saved = table.record.save(path) if record else table.record.save_new(path)
     except OSError as exc:
         reason = os_reason(exc, language)
         fail(t_(language, "error_save", path=str(path), reason=reason), lang=language)
     console.print(t_(language, "record_saved", path=str(saved)))
+    if input_ended:
+        end_of_input(saved, language)
     if stopped:
         console.print(t_(language, "resume_hint", path=str(saved)))
 
@@ -257,11 +263,13 @@ class HumanAgent:
         self.lang = lang
         self.names = names
         self._asked_again = False  # after a refusal the board is not drawn again
+        self._listed = 0
 
     def act(self, observation: dict[str, Any]) -> str:
         from aceydeucey.cli.backgammon_render import render
 
         legal: list[str] = observation["legal_actions"]
+        self._listed = 0  # plays listed so far by ? at this prompt
         if not self._asked_again:
             console.print(render(observation, lang=self.lang, names=self.names))
         self._asked_again = False
@@ -278,7 +286,7 @@ class HumanAgent:
             try:
                 text = console.input(prompt, markup=False)
             except EOFError:
-                raise _Stop from None
+                raise _Stop(input_ended=True) from None
             text = text.strip()
             word = text.lower()
             if word in LIST_WORDS:
@@ -286,11 +294,16 @@ class HumanAgent:
                 continue
             if word in QUIT_WORDS:
                 raise _Stop
-            if not text:
+            if not text:  # a re-ask always says why: here, what may be typed
+                console.print(t_(self.lang, "double_list" if naming else "legal_list_hint"))
                 continue
+            if naming:  # after a 1-2 a number names the double: 4, double 4 (dupla 4)
+                named = _named_double(text)
+                if named is None:
+                    console.print(t_(self.lang, "double_by_number", text=text), markup=False)
+                    continue
+                return named
             if text.isdigit():
-                if naming:  # after a 1-2 a bare number names the double
-                    return f"double {text}"
                 number = int(text)
                 if 1 <= number <= len(legal):
                     return legal[number - 1]
@@ -299,14 +312,27 @@ class HumanAgent:
             return text
 
     def show_list(self, legal: list[str], naming: bool) -> None:
-        """The legal actions one per line, numbered (after a 1-2: the doubles to name)."""
+        """The legal actions one per line, numbered (after a 1-2: the doubles to name).
+
+        A long list comes a page of ``PAGE`` plays at a time: each ``?`` at the same
+        prompt shows the next page, then starts again from the first.
+        """
         if naming:
             console.print(t_(self.lang, "double_list"), markup=False)
             return
-        console.print(t_(self.lang, "legal_list", count=len(legal)), markup=False)
+        start = self._listed if self._listed < len(legal) else 0
+        end = min(start + PAGE, len(legal))
+        self._listed = end
+        if len(legal) <= PAGE:
+            console.print(t_(self.lang, "legal_list", count=len(legal)), markup=False)
+        else:
+            head = t_(self.lang, "legal_list_page", first=start + 1, last=end, count=len(legal))
+            console.print(head, markup=False)
         width = len(str(len(legal)))
-        for number, play in enumerate(legal, 1):
-            console.print(f"  {number:>{width}}. {play}", markup=False)
+        for number in range(start + 1, end + 1):
+            console.print(f"  {number:>{width}}. {legal[number - 1]}", markup=False)
+        if end < len(legal):
+            console.print(t_(self.lang, "legal_list_more", count=len(legal) - end), markup=False)
         console.print(t_(self.lang, "legal_list_hint"), markup=False)
 
     def rejected(self, choice: Action | str, error: Exception) -> None:
@@ -364,6 +390,8 @@ class Narrator:
             return t_(self.lang, "rolled_plain", dice=str(action))
         if event.get("kind") == "double":
             return t_(self.lang, "named_double", name=self.names[seat], value=event["value"])
+        if str(action) == "pass":  # no legal play: said in words, not as the notation
+            return t_(self.lang, "played_pass", name=self.names[seat])
         return t_(self.lang, "played", name=self.names[seat], play=str(action))
 
     def show(self, state: State, *, seat: int) -> None:
@@ -377,6 +405,10 @@ class Narrator:
 
 class _Stop(Exception):
     """The human stopped the game (quit or end of input)."""
+
+    def __init__(self, *, input_ended: bool = False) -> None:
+        super().__init__()
+        self.input_ended = input_ended  # the input closed: the command exits 1
 
 
 def t_(lang: str, key: str, **values: Any) -> str:
@@ -411,6 +443,21 @@ def _result_line(state: State, lang: str, names: list[str]) -> str:
         count=params["points"],
         how=t_(lang, f"result_{params['result']}"),
     )
+
+
+def _named_double(text: str) -> str | None:
+    """The double a 1-2's player names: ``4``, ``double 4`` or ``dupla 4`` → ``double 4``;
+    anything else (a move, a number outside 1–6) → ``None``.
+
+    >>> _named_double("4"), _named_double("Dupla 6"), _named_double("13/7"), _named_double("7")
+    ('double 4', 'double 6', None, None)
+    """
+    words = text.lower().split()
+    if len(words) == 2 and words[0] in ("double", "dupla"):
+        words = words[1:]
+    if len(words) == 1 and words[0] in ("1", "2", "3", "4", "5", "6"):
+        return f"double {words[0]}"
+    return None
 
 
 def _render_error(error: Exception, lang: str) -> str:

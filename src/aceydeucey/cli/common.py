@@ -33,6 +33,7 @@ __all__ = [
     "count_text",
     "decimal_text",
     "default_record_path",
+    "end_of_input",
     "fail",
     "fail_error",
     "fitted_table",
@@ -100,6 +101,15 @@ def fail(message: str, code: int = 2, *, lang: str) -> NoReturn:
     err_console.print(f"[bold red]{t('cli', 'error.label', lang)}[/] ", end="")
     err_console.print(message, markup=False)
     raise typer.Exit(code)
+
+
+def end_of_input(path: Path | str, lang: str) -> NoReturn:
+    """Input ended (a closed pipe, Ctrl-D) before the game did: say so and exit with 1.
+
+    The caller has already saved the record, unfinished; the message names it and how to
+    continue it, so a script driving the game sees a failure, never a clean finish.
+    """
+    fail(t("cli", "error.input_ended", lang, path=str(path)), code=1, lang=lang)
 
 
 def fail_error(error: AceyDeuceyError, lang: str, code: int = 2) -> NoReturn:
@@ -210,7 +220,12 @@ def parse_options(
 
 
 def default_record_path(game_id: str, part: str = "") -> Path:
-    """``records/<game>-<time><part>.json``, with ``-2``, ``-3``... if that name is taken."""
+    """``records/<game>-<time><part>.json``, with ``-2``, ``-3``... if that name is taken.
+
+    The name is free when the game starts; another game may take it before this one ends,
+    so a record sent to its default path is written with ``Record.save_new``, which
+    creates the file exclusively and moves on to the next free name.
+    """
     stem = f"{game_id}-{datetime.now():%Y%m%d-%H%M%S}{part}"
     path = Path("records") / f"{stem}.json"
     n = 2

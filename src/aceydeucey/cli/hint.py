@@ -18,6 +18,7 @@ import json
 from typing import Annotated, Any
 
 import typer
+from rich import box
 from rich.table import Table as RichTable
 
 from aceydeucey.cli.common import (
@@ -161,19 +162,33 @@ def backgammon_command(
     columns = [say("col.rank"), say("col.play"), say("col.equity"), say("col.win")]
     extra = [label for label in labels[1:] if evaluator.spec.name == "gammons"]
     if plays:
-        table = RichTable()
-        for i, name in enumerate(columns + [say(f"col.{label}") for label in extra]):
-            table.add_column(name, justify="left" if i == 1 else "right")
         top = plays[0].equity
+        rows = []
         for rank, c in enumerate(plays[:SHOWN], 1):
-            gap = "" if rank == 1 else f" ({decimal_text(c.equity - top, language, 3, sign=True)})"
-            table.add_row(
-                str(rank),
-                c.text,
-                decimal_text(c.equity, language, 3, sign=True) + gap,
-                _share(c.outputs[0], language),
-                *(_share(c.outputs[labels.index(label)], language) for label in extra),
+            gap = "" if rank == 1 else f"\n({decimal_text(c.equity - top, language, 3, sign=True)})"
+            rows.append(
+                [
+                    str(rank),
+                    c.text,
+                    decimal_text(c.equity, language, 3, sign=True) + gap,
+                    _share(c.outputs[0], language),
+                    *(_share(c.outputs[labels.index(label)], language) for label in extra),
+                ]
             )
+        headers = columns + [say(f"col.{label}") for label in extra]
+        table = RichTable(box=box.SIMPLE_HEAD, pad_edge=False)
+        for i, name in enumerate(headers):
+            # A header of several words takes a line per word and each column is exactly
+            # as wide as its longest line: the table fits, and no header is cut ("Backgam…").
+            lines = [*name.split(), *(part for row in rows for part in row[i].split("\n"))]
+            table.add_column(
+                "\n".join(name.split()),
+                justify="left" if i == 1 else "right",
+                width=None if i == 1 else max(len(line) for line in lines),
+                no_wrap=i != 1,  # only a long play wraps, at its spaces
+            )
+        for row in rows:
+            table.add_row(*row)
         console.print(table)
         if len(plays) > SHOWN:
             console.print(say("more", count=len(plays) - SHOWN), markup=False)

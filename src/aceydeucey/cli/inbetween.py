@@ -32,6 +32,7 @@ from aceydeucey.cli.common import (
     check_record_path,
     console,
     default_record_path,
+    end_of_input,
     fail,
     os_reason,
     parse_options,
@@ -92,20 +93,25 @@ def rules_inbetween(
 # -- odds -----------------------------------------------------------------------
 
 
-_PostArg = Annotated[
+def _post_arg(metavar: str, text: str) -> Any:
+    return typer.Argument(metavar=metavar, help=text, show_default=False)
+
+
+#: The posts, each with its own help row (none with --table or --house-edge).
+_Post1 = Annotated[str | None, _post_arg("POST1", "The first post, e.g. 4C.")]
+_Post2 = Annotated[str | None, _post_arg("POST2", "The second post, e.g. QD.")]
+_Post3 = Annotated[
     str | None,
-    typer.Argument(
-        metavar="POST",
-        help="A post, e.g. 4C QD (three under three posts); none with --table or --house-edge.",
-        show_default=False,
+    _post_arg(
+        "POST3", "The third post, under three posts only. No post with --table or --house-edge."
     ),
 ]
 
 
 def odds_command(
-    post1: _PostArg = None,
-    post2: _PostArg = None,
-    post3: _PostArg = None,
+    post1: _Post1 = None,
+    post2: _Post2 = None,
+    post3: _Post3 = None,
     seen: Annotated[
         str | None,
         typer.Option("--seen", metavar="CARDS", help="Cards already seen this shuffle: 5H,5S,QS."),
@@ -342,6 +348,28 @@ def localized_action(action: str, lang: str) -> str:
     return action
 
 
+def shown_error(error: Exception, lang: str) -> str:
+    """A refusal as the player reads it: the actions it echoes in the player's words
+    (``apostar 99``, not ``bet 99``), seats counted from 1 as on the screen.
+
+    The engine's error keeps canonical actions and seats from 0 (its ``params`` are data);
+    only the text shown here changes.
+    """
+    from aceydeucey.locale import render_error
+
+    if not isinstance(error, AceyDeuceyError):
+        return str(error)
+    params = dict(error.params)
+    for key, value in params.items():
+        if key == "action" and isinstance(value, str):
+            params[key] = localized_action(value, lang)
+        elif key in ("legal", "allowed") and isinstance(value, list | tuple):
+            params[key] = [localized_action(str(v), lang) for v in value]
+        elif key == "seat" and isinstance(value, int) and not isinstance(value, bool):
+            params[key] = value + 1
+    return render_error(error.code, params, lang)
+
+
 # -- play -----------------------------------------------------------------------
 
 
@@ -387,7 +415,7 @@ def play_inbetween(
     from aceydeucey.core.chance import Seeded, SystemChance
     from aceydeucey.core.registry import load_game
     from aceydeucey.core.table import Table
-    from aceydeucey.inbetween.strategies import ALL_BOTS as BOTS
+    from aceydeucey.sim.inbetween_bots import ALL_BOTS as BOTS
 
     lang = resolve_lang(lang)
     resumed: tuple[Record, State] | None = None
@@ -425,7 +453,9 @@ def play_inbetween(
     viewer = 0 if humans else None
     narrator = Narrator(names, lang, console, viewer=viewer)
     chance = Seeded(seed) if seed is not None else SystemChance()
-    console.print(t(_DOMAIN, "ui.welcome", lang, preset=rules.preset), style="bold")
+    console.print(
+        t(_DOMAIN, "ui.welcome", lang, preset=preset_name(rules.preset, lang)), style="bold"
+    )
     changes = rules.changes()
     if changes:
         shown = ", ".join(f"{k}={v}" for k, v in changes)
@@ -445,10 +475,12 @@ def play_inbetween(
             resumed = None
         narrator.show(table.state)
         stopped = False
+        input_ended = False
         try:
             result = table.play()
-        except QuitGame:
+        except QuitGame as stop:
             stopped = True
+            input_ended = stop.input_ended
             table.record.finish(table.state)
             result = table.record
         final: State = table.state
@@ -460,18 +492,24 @@ def play_inbetween(
             Fraction(r) for r in (outcome.get("returns") or obs.get("returns") or final.returns())
         ]
         winners = list(outcome.get("winners") or obs.get("winners") or [])
-        if not winners:
+        if not winners and final.is_terminal():  # an unfinished game has no winner yet
             best = max(returns)
             winners = [i for i, r in enumerate(returns) if r == best]
         start = rules.starting_chips if rules.banking == "shared" else None
         chips = list(obs.get("chips") or [])
-        console.print(final_view(returns, winners, names, chips, lang, starting_chips=start))
+        console.print(
+            final_view(
+                returns, winners, names, chips, lang, starting_chips=start, unfinished=stopped
+            )
+        )
         sessions += 1
         tally = [a + b for a, b in zip(tally, returns, strict=True)]
         if sessions > 1:
             console.print(standings_view(tally, names, lang, sessions=sessions))
-        saved = _save(result, path, lang)
+        saved = _save(result, path, lang, fresh=record is None)
         console.print(t(_DOMAIN, "ui.record_saved", lang, path=str(saved)))
+        if input_ended:
+            end_of_input(saved, lang)
         if stopped or not humans:
             return
         answer = _ask_again(lang)
@@ -481,6 +519,15 @@ def play_inbetween(
             tally, sessions = [Fraction(0)] * n, 0
         path = record_path_after(record, sessions + 1)
         check_record_path(path, lang)
+
+
+def preset_name(preset: str, lang: str) -> str:
+    """A preset as players call it (``guide`` → ``do guia`` in "regras do guia"); a preset
+    without a name in the catalog keeps its id."""
+    try:
+        return t(_DOMAIN, f"ui.preset.{preset}", lang)
+    except KeyError:
+        return preset
 
 
 def seat_names(humans: int, seats: int, bot: str, lang: str) -> list[str]:
@@ -519,11 +566,13 @@ def _ask_again(lang: str) -> str:
         choice = _plain(text)[:1]
         if choice in ("c", "r", "n", "q", "s"):
             return "n" if choice in ("q", "s") else choice
+        console.print(t(_DOMAIN, "ui.again", lang), style="yellow")  # asked again: the choices
 
 
-def _save(result: Record, path: Path, lang: str) -> Path:
+def _save(result: Record, path: Path, lang: str, *, fresh: bool) -> Path:
+    """Write the record: to a new file for a default name (never over another game's)."""
     try:
-        return result.save(path)
+        return result.save_new(path) if fresh else result.save(path)
     except OSError as exc:
         reason = os_reason(exc, lang)
         fail(t(_DOMAIN, "ui.record_unwritable", lang, path=str(path), reason=reason), lang=lang)
@@ -548,7 +597,14 @@ def _load_resume(path: Path, lang: str) -> tuple[Record, State]:
 
 
 class QuitGame(Exception):
-    """The human typed ``quit`` (or input ended): stop and save what was played."""
+    """The human typed ``quit`` (or input ended): stop and save what was played.
+
+    ``input_ended``: the input closed (not a choice to stop); the command then exits 1.
+    """
+
+    def __init__(self, *, input_ended: bool = False) -> None:
+        super().__init__()
+        self.input_ended = input_ended
 
 
 _NEGATIVE = re.compile(r"^(\D+?)\s+-\d+$")
@@ -571,6 +627,7 @@ class HumanAgent:
         self.seat = 0
         self._shown: dict[str, Any] | None = None
         self._obs: dict[str, Any] = {}
+        self._typed = ""
 
     def seated(self, game: Game, seat: int) -> None:
         self.rules = game.rules
@@ -599,7 +656,7 @@ class HumanAgent:
                 text = self.out.input(f"[bold cyan]{t(_DOMAIN, 'ui.prompt', self.lang)}:[/] ")
             except EOFError:
                 self.out.print()
-                raise QuitGame from None
+                raise QuitGame(input_ended=True) from None
             text = text.strip()
             plain = _plain(text)
             if plain in ("odds", "?", "probabilidades"):
@@ -607,7 +664,11 @@ class HumanAgent:
                 continue
             if plain in ("quit", "exit", "q", "sair"):
                 raise QuitGame
-            if not text:
+            if not text:  # a re-ask always says why: here, what may be typed
+                self.out.print(
+                    t(_DOMAIN, "ui.your_turn", self.lang, actions=self.legal_text(observation)),
+                    style="yellow",
+                )
                 continue
             negative = _NEGATIVE.match(text)
             if negative:
@@ -616,6 +677,7 @@ class HumanAgent:
                     t(_DOMAIN, "ui.at_least", self.lang, text=text, min=low), style="red"
                 )
                 continue
+            self._typed = text  # a refusal echoes what was typed, not its canonical form
             return canonical_action(text)
 
     def show_gap(self, observation: dict[str, Any]) -> None:
@@ -637,12 +699,12 @@ class HumanAgent:
                 _DOMAIN,
                 "ui.not_understood",
                 self.lang,
-                text=str(choice),
+                text=self._typed or str(choice),
                 actions=self.legal_text(self._obs),
             )
             self.out.print(message, style="red")
             return
-        reason = error.render(self.lang) if isinstance(error, AceyDeuceyError) else str(error)
+        reason = shown_error(error, self.lang)
         self.out.print(t(_DOMAIN, "ui.rejected", self.lang, reason=reason), style="red")
 
     def show_odds(self, observation: dict[str, Any]) -> None:
@@ -665,14 +727,18 @@ class HumanAgent:
 
 
 def make_bot(kind: str, seed: int | None) -> Any:
-    """A bot of ``kind`` (a key of ``inbetween.strategies.ALL_BOTS``), seeded if it takes one."""
-    from aceydeucey.inbetween.strategies import ALL_BOTS as BOTS
+    """A bot of ``kind`` (a key of ``sim.inbetween_bots.ALL_BOTS``), seeded if it takes one."""
+    from aceydeucey.sim.inbetween_bots import ALL_BOTS as BOTS
 
     cls = BOTS[kind]
     try:
         return cls(seed)
     except TypeError:
         return cls()
+
+
+#: Events of a decision or its third card: under three posts, they name their gap.
+_GAP_EVENTS = ("pass", "bet", "settle")
 
 
 class Narrator:
@@ -690,6 +756,7 @@ class Narrator:
 
         obs = after.observation(self.viewer if self.viewer is not None else 0)
         event = obs.get("last_event")
+        gap = self.gap_text(before)
         # The transition's own event first, then what followed it automatically
         # (a new round, a refilled pot, the end of the session).
         events = [event, *event.get("after", [])] if event else []
@@ -706,10 +773,23 @@ class Narrator:
                 you=self.viewer,
             )
             if line is not None:
+                if gap is not None and each is event and event.get("kind") in _GAP_EVENTS:
+                    line.append("  (" + gap + ")", style="dim")
                 self.out.print(line)
         if self.viewer is None and obs.get("round") != self._round and not after.is_terminal():
             self._round = obs.get("round")
             self.out.print(table_view(obs, self.names, self.lang, mark_seat=False))
+
+    def gap_text(self, before: State) -> str | None:
+        """Three posts: the gap a decision or a third card is on (``gap 2: K♣ to 10♠``)."""
+        from aceydeucey.cards import Card
+
+        obs = before.observation(self.viewer if self.viewer is not None else 0)
+        gap, posts = obs.get("gap"), obs.get("posts") or []
+        if not gap or len(posts) < 3:
+            return None
+        a, b = (Card.from_text(c).symbol() for c in posts[gap - 1 : gap + 1])
+        return t(_DOMAIN, "ui.gap_inline", self.lang, gap=gap, a=a, b=b)
 
     def show(self, state: State) -> None:
         """Print the table as the viewer (or, watching bots, seat 0) sees it."""
@@ -717,6 +797,9 @@ class Narrator:
 
         obs = state.observation(self.viewer if self.viewer is not None else 0)
         self._round = obs.get("round")
+        deciding = obs.get("to_act") == self.viewer and obs.get("legal_actions")
+        if self.viewer is not None and deciding:
+            return  # the viewer decides now: the seat's prompt shows the table
         self.out.print(table_view(obs, self.names, self.lang, mark_seat=self.viewer is not None))
 
 

@@ -325,6 +325,8 @@ def event_text(
         key = "event.push_all"
     elif kind == "round" and house:
         key = "event.round_house"
+    elif kind == "dealer-takes" and not event.get("amount"):
+        key = "event.dealer_takes_nothing"  # not "takes the 0 left"
     elif kind == "tie":
         values["who"] = ", ".join(_name(s, names) for s in event.get("seats") or [])
     elif kind == "over":
@@ -335,7 +337,9 @@ def event_text(
             if lang != "en" or not reason:
                 key = "event.over_plain"
         values["reason"] = reason
-    if you is not None and event.get("seat") == you and not isinstance(you, bool):
+    # The seat an event is about, or the dealer of a new round, addressed as "you".
+    about = event.get("dealer") if kind == "round" and not house else event.get("seat")
+    if you is not None and about == you and not isinstance(you, bool):
         try:
             t(_DOMAIN, key + "_you", lang)
             key += "_you"
@@ -439,8 +443,10 @@ def final_view(
     lang: str,
     *,
     starting_chips: int | None = None,
+    unfinished: bool = False,
 ) -> Panel:
-    """The final standings: each seat's chips, exact net result, and who wins.
+    """The final standings: each seat's chips, exact net result, and who wins
+    (``unfinished``: the standings so far of a stopped game, titled so).
 
     With ``starting_chips``, a column shows each seat's share of the pot left over
     (net result + starting chips - chips), when anyone has one.
@@ -474,7 +480,8 @@ def final_view(
         )
         row.append(Text(star, style="bold yellow"))
         grid.add_row(*row)
-    return Panel(grid, title=t(_DOMAIN, "ui.final", lang), title_align="left", expand=False)
+    title = t(_DOMAIN, "ui.so_far" if unfinished else "ui.final", lang)
+    return Panel(grid, title=title, title_align="left", expand=False)
 
 
 def standings_view(

@@ -12,7 +12,9 @@ from typing import Annotated
 
 import typer
 
-from aceydeucey.cli.common import LangOption, console, fail, resolve_lang
+from aceydeucey.cli.common import LangOption, console, fail, fail_error, resolve_lang
+from aceydeucey.core.errors import AceyDeuceyError
+from aceydeucey.extras import require
 from aceydeucey.locale import t
 
 __all__ = ["register", "serve_command"]
@@ -71,6 +73,13 @@ def serve_command(
     settings = Settings.from_env(database_url=database, redis_url=redis)
     if workers > 1 and not settings.redis_url:
         fail(t("server_errors", "serve.workers_need_redis", lang), lang=lang)
+    try:
+        if settings.database_url.startswith("postgresql+asyncpg"):
+            require("asyncpg", "--database postgresql+asyncpg://...")
+        if settings.redis_url:
+            require("redis", "--redis")
+    except AceyDeuceyError as exc:
+        fail_error(exc, lang)
     store = Store(settings.database_url, schema=settings.database_schema)
 
     async def migrate() -> None:

@@ -45,6 +45,7 @@ from aceydeucey.cli.common import (
     resolve_lang,
 )
 from aceydeucey.core.errors import AceyDeuceyError
+from aceydeucey.extras import require
 from aceydeucey.locale import t
 from aceydeucey.sim.parallel import check_workers
 
@@ -81,6 +82,7 @@ def inbetween_command(
     lang: LangOption = None,
 ) -> None:
     """Play many In-Between sessions: win rates (95 % intervals) and final balances."""
+    from aceydeucey import kernels
     from aceydeucey.inbetween.rules import Rules
     from aceydeucey.sim.inbetween import ENDINGS
     from aceydeucey.sim.inbetween_runs import simulate
@@ -105,6 +107,7 @@ def inbetween_command(
         _check_writable(plot, language)
     try:
         rules = Rules.resolve(preset=preset, **options)
+        kernels.build("inbetween", lang=language)  # first run: compiles, saying so
         began = time.perf_counter()
         with progress_bar(say("progress"), as_json) as bar:
             task = bar.add_task("", total=sessions)
@@ -199,7 +202,11 @@ def inbetween_command(
 
 
 def _check_writable(path: Path, lang: str) -> None:
-    """Refuse, before the run, a plot path that cannot be written."""
+    """Refuse, before the run, a plot path that cannot be written (or matplotlib missing)."""
+    try:
+        require("matplotlib", "--plot")
+    except AceyDeuceyError as exc:
+        fail_error(exc, lang)
     existed = path.exists()
     try:
         if path.is_dir():

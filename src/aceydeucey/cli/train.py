@@ -158,7 +158,7 @@ def backgammon_command(
                     stderr=decimal_text(match.stderr, language, 2),
                     wins=match.wins,
                     played=match.games,
-                    rate=count_text(round(rate), language),
+                    rate=rate_text(rate, language),
                 ),
                 markup=False,
             )
@@ -188,3 +188,13 @@ def backgammon_command(
         ),
         markup=False,
     )
+
+
+def rate_text(rate: float, lang: str) -> str:
+    """Games per CPU second, rounded, with the plural the number takes.
+
+    >>> rate_text(1.2, "en"), rate_text(1234.0, "en"), rate_text(1.4, "pt")
+    ('1 game per CPU second', '1,234 games per CPU second', '1 jogo por segundo de CPU')
+    """
+    count = round(rate)
+    return t("train", "eval_rate", lang, count=count, rate=count_text(count, lang))

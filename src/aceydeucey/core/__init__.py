@@ -2,6 +2,7 @@
 
 from aceydeucey.core.agents import RandomAgent
 from aceydeucey.core.chance import ChanceSource, Seeded, Stacked, SystemChance
+from aceydeucey.core.endings import EndedState, Ending, end
 from aceydeucey.core.errors import (
     AceyDeuceyError,
     ActionSyntaxError,
@@ -24,6 +25,8 @@ __all__ = [
     "ActionSyntaxError",
     "Agent",
     "ChanceSource",
+    "EndedState",
+    "Ending",
     "Game",
     "IllegalActionError",
     "OutOfTurnError",
@@ -39,6 +42,7 @@ __all__ = [
     "SystemChance",
     "Table",
     "UnknownGameError",
+    "end",
     "game_ids",
     "load_game",
     "option",

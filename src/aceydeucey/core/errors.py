@@ -34,6 +34,8 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
+from aceydeucey.locale import LANGS, render_error
+
 __all__ = [
     "AceyDeuceyError",
     "ActionSyntaxError",
@@ -44,6 +46,7 @@ __all__ = [
     "RecordError",
     "RulesError",
     "UnknownGameError",
+    "check_lang",
     "is_code",
     "message",
 ]
@@ -79,9 +82,7 @@ class AceyDeuceyError(ValueError):
 
     def render(self, lang: str = "en") -> str:
         """This error's message in ``lang`` (``en`` or ``pt``)."""
-        from aceydeucey.locale import render_error
-
-        return render_error(self.code, self.params, lang)
+        return render_error(self.code, self.params, check_lang(lang))
 
     def to_dict(self, lang: str = "en") -> dict[str, Any]:
         """JSON-ready: ``{"code", "params", "message"}`` with the message in ``lang``."""
@@ -172,6 +173,13 @@ class RecordError(AceyDeuceyError):
             action=text,
             reason=message(cause.code, **cause.params),
         )
+
+
+def check_lang(lang: str) -> str:
+    """``lang`` when it is a language of the catalogs, else ``ArgumentError("lang.unknown")``."""
+    if lang not in LANGS:
+        raise ArgumentError("lang.unknown", language=lang, accepted=", ".join(LANGS))
+    return lang
 
 
 def message(code: str, /, **params: Any) -> dict[str, Any]:

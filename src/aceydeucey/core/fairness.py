@@ -28,12 +28,11 @@ import itertools
 import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from aceydeucey.core.errors import AceyDeuceyError, ArgumentError, RecordError, message
 from aceydeucey.core.game import Action, Game, State
-from aceydeucey.core.record import Record, check_fairness
+from aceydeucey.core.record import Record, check_fairness, check_result
 
 __all__ = [
     "MAX_CUT_BYTES",
@@ -352,22 +351,10 @@ def verify(record: Record) -> Verification:
                 index=index,
                 recorded=text,
             )
-    claimed = (record.result or {}).get("returns")
-    if claimed is not None:
-        replayed = [str(r) for r in state.returns()]
-        try:
-            same = isinstance(claimed, list) and [Fraction(r) for r in claimed] == list(
-                state.returns()
-            )
-        except (TypeError, ValueError, ZeroDivisionError):
-            same = False
-        if not same:
-            shown = [str(c) for c in claimed] if isinstance(claimed, list) else str(claimed)
-            return Verification(
-                False,
-                "fairness.result_differs",
-                {"claimed": shown, "replayed": replayed},
-                draws=chance.draws,
-            )
+    try:
+        state = record.apply_ending(state)
+        check_result(record.result, state)
+    except RecordError as exc:
+        return Verification(False, exc.code, exc.params, draws=chance.draws)
     code = "fairness.verified" if state.is_terminal() else "fairness.verified_unfinished"
     return Verification(True, code, {"count": chance.draws}, draws=chance.draws)

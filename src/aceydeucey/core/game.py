@@ -17,9 +17,11 @@ import bisect
 import functools
 import itertools
 import math
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any, ClassVar, Self
 
@@ -157,6 +159,8 @@ class Game(ABC):
 
     game_id: ClassVar[str]
     rules_class: ClassVar[type[RulesBase]]
+    #: The game's termination codes (a ``StrEnum`` whose values are catalog keys).
+    terminations: ClassVar[type[StrEnum] | None] = None
 
     def __init__(self, rules: RulesBase) -> None:
         self.rules = rules
@@ -175,9 +179,13 @@ class Game(ABC):
     def new_initial_state(self) -> State:
         """The state before anything has happened (often a chance node)."""
 
-    @property
+    @functools.cached_property
     def info(self) -> GameInfo:
-        """The fixed facts of this game under its rules (each game overrides this)."""
+        """The fixed facts of this game under its rules, built once per game (``make_info``)."""
+        return self.make_info()
+
+    def make_info(self) -> GameInfo:
+        """Build this game's ``GameInfo`` (each game overrides this; ``info`` keeps it)."""
         raise NotImplementedError(f"{type(self).__name__} does not declare its GameInfo")
 
     @abstractmethod
@@ -330,8 +338,19 @@ class State(ABC):
         return Outcome(code, self.winners(), self.returns(), tuple(sorted(params.items())))
 
     def termination(self) -> tuple[str, dict[str, Any]]:
-        """At a terminal state: the stable code of how it ended, and its params."""
+        """At a terminal state: the stable code of how it ended, and its params.
+
+        Each game returns a member of its own ``Termination`` (a ``StrEnum`` whose values
+        are the catalog keys).
+        """
         return "game.over", {}
+
+    def ending_returns(self, seat: int) -> tuple[Fraction, ...]:
+        """Each seat's exact net result when ``seat`` resigns (or loses by a claim or a
+        timeout) here: how the game settles an ending that is not its own (see
+        ``core.endings``).  The base keeps the returns as they stand; games override it.
+        """
+        return self.returns()
 
     def winners(self) -> tuple[int, ...]:
         """The seats with the best result (all of them on a tie)."""
@@ -390,3 +409,23 @@ class State(ABC):
         Each game overrides this; the envelope keys come from ``observation``.
         """
         raise NotImplementedError(f"{type(self).__name__} does not implement observe()")
+
+    # -- determinisation ------------------------------------------------------
+    def determinisations(self, seat: int | None) -> list[tuple[Self, Fraction]]:
+        """Every state consistent with what ``seat`` sees, with its exact chance.
+
+        Each listed state gives ``seat`` the same ``observation(seat)`` as this one and
+        differs only in what ``seat`` cannot see (other seats' face-down cards, the stock);
+        the chances are chance's own (a fair deal), not conditioned on how the other
+        seats played.  A game of perfect information lists this state alone.  A game
+        with hidden cards may list very many: ``resample`` draws one instead.
+        """
+        self.check_seat(seat)
+        return [(self, Fraction(1))]
+
+    def resample(self, seat: int | None, rng: random.Random) -> Self:
+        """One state drawn from ``determinisations(seat)`` with its chance, using ``rng``
+        (OpenSpiel's ``resample_from_infostate``); this state itself under perfect
+        information."""
+        self.check_seat(seat)
+        return self

@@ -10,8 +10,13 @@ Format (version 1, documented in ``docs/records.md``)::
       "players": ["Ana", "bot:ev", ...],
       "actions": ["7H", "QS", "bet 2", ...],        # chance's outcomes included, in order
       "fairness": null | {...},                    # commit-reveal data, when dealt fairly
-      "result": {"returns": ["3/2", "-1", ...]}    # informative; replay recomputes it
+      "ending": null | {"termination": "ending.resigned", "seat": 1},  # a game given up
+      "result": {"returns": ["3/2", "-1", ...], "terminal": true,
+                 "termination": "session.rounds_played", "params": {...}, "winners": [0]}
     }
+
+``replay`` re-applies the actions (and the ending), and every field of the stated
+``result`` must equal the replayed outcome.
 """
 
 from __future__ import annotations
@@ -23,11 +28,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from aceydeucey.core.endings import EndedState, end
 from aceydeucey.core.errors import AceyDeuceyError, RecordError, message
 from aceydeucey.core.game import Game, State
 from aceydeucey.core.registry import game_class
 
-__all__ = ["FORMAT", "VERSION", "Record", "check_fairness", "replay"]
+__all__ = ["FORMAT", "VERSION", "Record", "check_fairness", "check_result", "replay", "result_of"]
 
 FORMAT = "aceydeucey-record"
 VERSION = 1
@@ -43,16 +49,17 @@ class Record:
     actions: list[str] = field(default_factory=list)
     fairness: dict[str, Any] | None = None
     result: dict[str, Any] | None = None
+    ending: dict[str, Any] | None = None
 
     @classmethod
     def start(cls, game: Game, players: list[str]) -> Record:
         return cls(game=game.game_id, rules=game.rules.to_dict(), players=list(players))
 
     def finish(self, state: State) -> None:
-        self.result = {
-            "returns": [str(r) for r in state.returns()],
-            "terminal": state.is_terminal(),
-        }
+        """Write the result of ``state`` (and its ending, when a seat gave the game up)."""
+        if isinstance(state, EndedState):
+            self.ending = {"termination": state.ending.value, "seat": state.seat}
+        self.result = result_of(state)
 
     # -- JSON -----------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -64,6 +71,7 @@ class Record:
             "players": self.players,
             "actions": self.actions,
             "fairness": self.fairness,
+            "ending": self.ending,
             "result": self.result,
         }
 
@@ -71,10 +79,43 @@ class Record:
         return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
 
     def save(self, path: str | Path) -> Path:
+        """Write the record to ``path`` (replacing it: a path the user named)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(self.to_json() + "\n", encoding="utf-8")
         return path
+
+    def save_new(self, path: str | Path) -> Path:
+        """Write the record to a new file: ``path``, or ``<stem>-2``, ``-3``... when that
+        name is taken.  Each file is created exclusively (``open(..., "x")``), so two games
+        that chose the same name at once keep two records: no record is ever overwritten.
+        The path written is returned.
+        """
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = self.to_json() + "\n"
+        candidate, n = path, 2
+        while True:
+            try:
+                with candidate.open("x", encoding="utf-8") as f:
+                    f.write(text)
+                return candidate
+            except FileExistsError:
+                candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+                n += 1
+
+    def apply_ending(self, state: State) -> State:
+        """``state`` ended as the record's ``ending`` says (unchanged when it has none)."""
+        if self.ending is None:
+            return state
+        data = self.ending
+        if not isinstance(data, dict) or set(data) != {"termination", "seat"}:
+            reason = message("record.bad_field", field="ending", kind="dict")
+            raise RecordError("record.bad_ending", reason=reason)
+        try:
+            return end(state, data["termination"], data["seat"])
+        except AceyDeuceyError as exc:
+            raise RecordError("record.bad_ending", reason=message(exc.code, **exc.params)) from None
 
     @classmethod
     def from_dict(cls, data: Any) -> Record:
@@ -105,6 +146,7 @@ class Record:
             actions=list(data["actions"]),
             fairness=check_fairness(data.get("fairness")),
             result=data.get("result"),
+            ending=data.get("ending"),
         )
 
     @classmethod
@@ -162,10 +204,61 @@ def check_fairness(value: Any) -> dict[str, Any] | None:
     return dict(value)
 
 
-def replay(record: Record) -> State:
-    """Re-apply every action of ``record``; the final state, or RecordError naming the action.
+def result_of(state: State) -> dict[str, Any]:
+    """The ``result`` a record states for ``state``: returns (exact text), whether it is
+    over, how it ended (termination code and params, ``None`` while running), winners."""
+    outcome = state.outcome()
+    return {
+        "returns": [str(r) for r in state.returns()],
+        "terminal": state.is_terminal(),
+        "termination": None if outcome is None else str(outcome.termination),
+        "params": {} if outcome is None else _jsonable(dict(outcome.params)),
+        "winners": [] if outcome is None else list(outcome.winners),
+    }
 
-    When the record carries a result, the replayed returns must equal it.
+
+def check_result(result: Any, state: State) -> None:
+    """Every field of a record's stated ``result`` must equal the replayed ``state``'s;
+    else ``RecordError("record.result_differs")`` naming the first field that differs
+    (a field the result does not know differs too).  A missing result is not checked."""
+    if result is None:
+        return
+    if not isinstance(result, dict):
+        raise RecordError("record.result_not_object")
+    replayed = result_of(state)
+    for name, claimed in result.items():
+        truth = replayed.get(name)
+        if name == "returns":
+            same = _same_returns(claimed, state)
+        else:
+            same = name in replayed and claimed == truth and type(claimed) is type(truth)
+        if not same:
+            raise RecordError(
+                "record.result_differs",
+                field=name,
+                claimed=json.dumps(claimed, ensure_ascii=False, default=str),
+                replayed=json.dumps(truth, ensure_ascii=False),
+            )
+
+
+def _same_returns(claimed: Any, state: State) -> bool:
+    if not isinstance(claimed, list):
+        return False
+    try:
+        return [Fraction(r) for r in claimed] == list(state.returns())
+    except (TypeError, ValueError, ZeroDivisionError):
+        return False
+
+
+def _jsonable(value: Any) -> Any:
+    return json.loads(json.dumps(value, default=str))
+
+
+def replay(record: Record) -> State:
+    """Re-apply every action of ``record`` (and its ending); the final state, or
+    RecordError naming the action.
+
+    Every field of the record's stated result must equal the replayed one.
     """
     game = record.make_game()
     if len(record.players) != getattr(game, "num_players", len(record.players)):
@@ -178,14 +271,6 @@ def replay(record: Record) -> State:
             state = state.apply(text)
         except AceyDeuceyError as exc:
             raise RecordError(exc.code, index=index, text=text, cause=exc) from None
-    if record.result is not None and "returns" in record.result:
-        try:
-            claimed = [Fraction(r) for r in record.result["returns"]]
-        except (TypeError, ValueError, ZeroDivisionError):
-            raise RecordError("record.bad_returns") from None
-        if claimed != list(state.returns()):
-            got = [str(r) for r in state.returns()]
-            raise RecordError(
-                "record.returns_differ", claimed=str(record.result["returns"]), replayed=str(got)
-            )
+    state = record.apply_ending(state)
+    check_result(record.result, state)
     return state

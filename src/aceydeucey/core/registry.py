@@ -7,10 +7,12 @@ dotted path so loading one game does not load the others.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aceydeucey.core.errors import UnknownGameError
-from aceydeucey.core.game import Game
+
+if TYPE_CHECKING:  # the games import the contract; the registry only names them
+    from aceydeucey.core.game import Game
 
 __all__ = [
     "BUILTIN_GAME_IDS",
@@ -69,7 +71,7 @@ def load_game(game_id: str, **options: Any) -> Game:
 #: Each game's bots: the module whose ``BOTS`` (or ``ALL_BOTS``) maps a strategy name to a
 #: class taking ``seed``.
 _BOTS: dict[str, str] = {
-    "inbetween": "aceydeucey.inbetween.strategies",
+    "inbetween": "aceydeucey.sim.inbetween_bots",
     "backgammon": "aceydeucey.backgammon.bots",
     "aces-in-the-pot": "aceydeucey.core.agents",
 }

@@ -27,7 +27,8 @@ rounds), ``turns`` (a player's posts, decision and third card), ``house`` (Red D
 
 Hidden cards (``hidden=True``): each hand is dealt face down and stays so until its seat
 bets (or splits) or a pairs/adjacent rule (``redeal``, ``push``, ``lose``, ``win``) applies
-to it, which turns it up for everyone first; a redeal's new posts come face down again.
+to it, which turns it up for everyone first; a redeal's new posts, and each split hand's
+new post, come face down again (the split pair itself stays face up).
 Only the seat whose hand it is sees its stake limits; a face-down first ace cannot be
 called, so ``aces="first-card"`` is refused with ``hidden``.
 """
@@ -46,7 +47,9 @@ from aceydeucey.inbetween.actions import Decision
 from aceydeucey.inbetween.phases import CHANCE_PHASES, PUBLIC_PHASE, Phase, PublicPhase
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.settle import Call, worst_loss
-from aceydeucey.inbetween.state import InBetweenState
+from aceydeucey.inbetween.shoe import Shoe
+from aceydeucey.inbetween.state import InBetweenState, advance
+from aceydeucey.inbetween.termination import Termination
 
 __all__ = [
     "CHANCE_PHASES",
@@ -64,6 +67,7 @@ class InBetweenGame(Game):
 
     game_id: ClassVar[str] = "inbetween"
     rules_class: ClassVar[type[Rules]] = Rules
+    terminations: ClassVar[type[Termination]] = Termination
     rules: Rules
 
     def __init__(self, rules: Rules) -> None:
@@ -83,10 +87,23 @@ class InBetweenGame(Game):
         return self.rules.players
 
     def new_initial_state(self) -> InBetweenState:
-        return lifecycle.new_session(self)
+        rules = self.rules
+        n = rules.players
+        house = rules.banking == "house"
+        blank = InBetweenState(
+            game=self,
+            phase="start",
+            chips=(rules.starting_chips,) * n,
+            shoe=Shoe.fresh(rules.decks),
+            bank=rules.bank if house else 0,
+            bets=(0,) * n if house else (),
+            first=(None,) * n,
+            hands=((),) * n,
+            won=(False,) * n,
+        )
+        return advance(lifecycle.open_session(blank))
 
-    @property
-    def info(self) -> GameInfo:
+    def make_info(self) -> GameInfo:
         """Fixed facts: seats, zero-sum (not under Red Dog's house), hidden cards, bounds."""
         rules = self.rules
         house = rules.banking == "house"

@@ -12,13 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from aceydeucey.cards import Card
-from aceydeucey.inbetween import turns
 from aceydeucey.inbetween.actions import Decision
 from aceydeucey.inbetween.events import Message, event
 from aceydeucey.inbetween.shoe import Shoe
 
 if TYPE_CHECKING:
-    from aceydeucey.inbetween.game import InBetweenGame
+    from aceydeucey.inbetween.rules import Rules
     from aceydeucey.inbetween.state import InBetweenState
 
 __all__ = [
@@ -26,9 +25,10 @@ __all__ = [
     "declare",
     "end_dealer_game",
     "end_round",
-    "new_session",
+    "open_session",
     "over",
     "replenish",
+    "round_order",
     "start_round",
 ]
 
@@ -36,23 +36,11 @@ __all__ = [
 _NEED = {"first-around": 1, "both-around": 2}
 
 
-def new_session(game: InBetweenGame) -> InBetweenState:
-    """The first state of a session: the draw for the deal, or the first round's antes."""
-    from aceydeucey.inbetween.state import InBetweenState
-
-    rules = game.rules
+def open_session(s: InBetweenState) -> InBetweenState:
+    """A session's blank first state (``phase="start"``) opens: the draw for the deal, or
+    the first round's antes."""
+    rules = s.rules
     n = rules.players
-    s = InBetweenState(
-        game=game,
-        phase="start",
-        chips=(rules.starting_chips,) * n,
-        shoe=Shoe.fresh(rules.decks),
-        bank=rules.bank if rules.banking == "house" else 0,
-        bets=(0,) * n if rules.banking == "house" else (),
-        first=(None,) * n,
-        hands=((),) * n,
-        won=(False,) * n,
-    )
     if rules.dealer == "draw":
         return s.evolve(phase="draw", draw=(None,) * n, contenders=tuple(range(n)))
     s = s.evolve(dealer=rules.dealer)
@@ -134,12 +122,7 @@ def start_round(s: InBetweenState) -> InBetweenState:
             return over(s, "session.rounds_played", count=rules.rounds)
         if s.last_round:
             return over(s, "session.deck_out_twice")
-    if rules.banking == "house":
-        order = tuple(range(n))
-    else:
-        order = tuple((s.dealer + k) % n for k in range(1, n + 1))
-        if not rules.dealer_plays:
-            order = order[:-1]
+    order = round_order(rules, s.dealer)
     payers = order if rules.banking == "dealer" else tuple(range(n))
     chips, pot, bets = s.chips, s.pot, s.bets
     if rules.ante and (rules.ante_each_round or s.round == 0):
@@ -190,6 +173,16 @@ def start_round(s: InBetweenState) -> InBetweenState:
     return open_deal(s)
 
 
+def round_order(rules: Rules, dealer: int) -> tuple[int, ...]:
+    """The seats that play a round, in order: clockwise from the dealer's left, the dealer
+    last (or not at all without ``dealer_plays``); every seat in turn under Red Dog."""
+    n = rules.players
+    if rules.banking == "house":
+        return tuple(range(n))
+    order = tuple((dealer + k) % n for k in range(1, n + 1))
+    return order if rules.dealer_plays else order[:-1]
+
+
 def declare(s: InBetweenState, d: Decision) -> InBetweenState:
     """The dealer calls every ace of the round high or low (``aces="dealer-declares"``)."""
     low = d.word == "aces low"
@@ -205,7 +198,7 @@ def open_deal(s: InBetweenState) -> InBetweenState:
         return s.evolve(phase="deal-hand")
     if deal == "common":
         return s.evolve(phase="common")
-    return turns.begin_turn(s)
+    return s.evolve(phase="begin-turn")  # the dispatcher (``state``) begins the turn
 
 
 def end_round(s: InBetweenState) -> InBetweenState:

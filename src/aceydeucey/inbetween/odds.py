@@ -1,6 +1,9 @@
 """Exact odds of In-Between: the third card's chances and the value of each decision.
 
 Everything is a ``Fraction`` computed from the cards still unseen; simulation only checks it.
+No rule of the game is written here: the odds apply each action to an engine state and
+enumerate ``chance_outcomes()`` until the hand is over (``state_odds``); an observation or
+a set of posts first becomes the engine state the player believes in (``belief``).
 
 One function answers for the decision at hand, for every front end and the EV bot:
 ``decision_odds(rules, observation)`` (a seat's observation, the rules given explicitly)
@@ -37,20 +40,24 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aceydeucey.cards import Card, remaining
 from aceydeucey.core.errors import ArgumentError
+from aceydeucey.core.game import Action
+from aceydeucey.inbetween import belief
+from aceydeucey.inbetween.actions import decision
 from aceydeucey.inbetween.kelly import Kelly, kelly
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.settle import (
     ACE,
     Call,
-    is_adjacent,
-    is_pair,
     settle,
     stake_limits,
 )
+
+if TYPE_CHECKING:
+    from aceydeucey.inbetween.state import InBetweenState
 
 __all__ = [
     "BetOdds",
@@ -59,7 +66,6 @@ __all__ = [
     "StakeAdvice",
     "action_values",
     "advise",
-    "bet_odds",
     "decision_odds",
     "default_pot",
     "expected_multiplier",
@@ -67,6 +73,7 @@ __all__ = [
     "post_odds",
     "posts_odds",
     "stake_action",
+    "state_odds",
     "trips_chance",
     "unseen_ranks",
 ]
@@ -338,76 +345,11 @@ class DecisionOdds:
         }
 
 
-def bet_odds(
-    rules: Rules,
-    posts: tuple[int, int],
-    call: Call,
-    left: Mapping[int, int],
-    *,
-    second_gap: bool = False,
-    action: str | None = None,
-    after: str | None = None,
-    gap: int | None = None,
+def _fixed_odds(
+    action: str, posts: tuple[int, int], outcome: str, stakes: int, *, after: str | None = None
 ) -> BetOdds:
-    """The per-chip odds of ``call`` on ``posts`` against the unseen ranks ``left``."""
-    dist = outcome_distribution(rules, posts, call, left, second_gap=second_gap)
-    outcomes = tuple(
-        sorted(((name, m, p) for (name, m), p in dist.items()), key=lambda o: (-o[1], o[0]))
-    )
-    ev = sum((p * m for _, m, p in outcomes), Fraction(0))
-    word = action if action is not None else ("bet" if call == "between" else call)
-    return BetOdds(word, posts, outcomes, ev, after=after, gap=gap)
-
-
-def _trips_odds(rules: Rules, pair: int, left: Mapping[int, int]) -> BetOdds:
-    """Red Dog's pair: the ante wins ``trips_pays`` to 1 on a third card of its rank."""
-    total = sum(left.values())
-    if total == 0:
-        raise ArgumentError("ib_odds.no_cards_left")
-    hit = Fraction(left.get(pair, 0), total)
-    outcomes = ((("trips", rules.trips_pays, hit),) if hit else ()) + (
-        (("push", 0, 1 - hit),) if hit != 1 else ()
-    )
-    return BetOdds("ante", (pair, pair), outcomes, rules.trips_pays * hit)
-
-
-def _fixed_odds(action: str, posts: tuple[int, int], outcome: str, stakes: int) -> BetOdds:
     """A hand whose result is settled by the posts alone (a push, an automatic loss)."""
-    return BetOdds(action, posts, ((outcome, stakes, Fraction(1)),), Fraction(stakes))
-
-
-def _ranks_of(rules: Rules, cards: Sequence[Card], aces_low: bool, ace_low: bool) -> list[int]:
-    ranks = [1 if (aces_low and c.rank == ACE) else c.rank for c in cards]
-    if ace_low and ranks and ranks[0] == ACE:
-        ranks[0] = 1
-    return ranks
-
-
-def _lowered(left: Counter[int], aces_low: bool) -> Counter[int]:
-    """The unseen ranks with every ace counting 1 (the dealer declared aces low)."""
-    if aces_low:
-        left = Counter(left)
-        left[1], left[ACE] = left.get(ACE, 0), 0
-    return left
-
-
-def _calls_for(rules: Rules, posts: tuple[int, int], gap: int = 1) -> list[Call]:
-    if is_pair(posts) and rules.pairs == "higher-lower" and gap == 1:
-        return ["higher", "lower"]
-    return ["between"]
-
-
-def _house_hand(rules: Rules, posts: tuple[int, int], left: Mapping[int, int]) -> DecisionOdds:
-    """Red Dog's common posts: a pair or neighbours play themselves, else stay or raise."""
-    if is_pair(posts):
-        if rules.pairs == "third-card":
-            return DecisionOdds("trips", (_trips_odds(rules, posts[0], left),))
-        return DecisionOdds("push", (_fixed_odds("ante", posts, "push", 0),))
-    if is_adjacent(posts):
-        if rules.adjacent == "lose":
-            return DecisionOdds("lose", (_fixed_odds("ante", posts, "lose", -1),))
-        return DecisionOdds("push", (_fixed_odds("ante", posts, "push", 0),))
-    return DecisionOdds("raise", (bet_odds(rules, posts, "between", left, action="raise"),))
+    return BetOdds(action, posts, ((outcome, stakes, Fraction(1)),), Fraction(stakes), after=after)
 
 
 def posts_odds(
@@ -477,7 +419,8 @@ def _posts_odds(
     call: Call | None = None,
     ace_low: bool | None = None,
 ) -> DecisionOdds:
-    """``posts_odds`` without the stake advice."""
+    """``posts_odds`` without the stake advice: the engine deals the last post to a player
+    (``belief.from_posts``) and says what the posts make of the hand."""
     need = (2, 3) if rules.three_posts else (2,)
     if len(posts) not in need:
         raise ArgumentError(
@@ -486,244 +429,349 @@ def _posts_odds(
     left = unseen_ranks(rules.decks, [*posts, *seen])
     if not any(left.values()):
         raise ArgumentError("ib_odds.no_cards_left")
-    declared = rules.aces == "dealer-declares" and bool(ace_low)
     if ace_low and rules.aces == "high":
         raise ArgumentError("ib_odds.aces_high")
     if ace_low is not None and rules.aces == "first-card" and posts[0].rank != ACE:
         raise ArgumentError("ib_odds.no_first_ace", post=str(posts[0]))
-    left = _lowered(left, declared)
+    state = belief.from_posts(belief.game_of(rules), posts, seen, aces_low=ace_low)
+    seat = 0
+    if state.phase == "deal-post" and rules.three_posts:  # two posts of three: the first
+        state = state._copy(phase="decide")  # gap's odds, before the third post comes
     if rules.banking == "house":
-        ranks = _ranks_of(rules, posts, False, False)
         if call is not None:
             raise ArgumentError("ib_odds.no_call", pairs=rules.pairs)
-        return _house_hand(rules, (ranks[0], ranks[1]), left)
-    if rules.aces == "first-card" and posts[0].rank == ACE and ace_low is None:
-        bets: list[BetOdds] = []
-        for low in (True, False):
-            ranks = _ranks_of(rules, posts, False, low)
-            pair = (ranks[0], ranks[1])
-            label = "ace low" if low else "ace high"
-            policy = _policy(rules, pair)
-            if policy in ("lose", "push"):  # the ante is lost or comes back, no bet
-                stakes = -1 if policy == "lose" else 0
-                fixed = _fixed_odds("ante", pair, policy, stakes)
-                bets.append(dataclasses.replace(fixed, after=label))
-                continue
-            if policy is not None:  # a pair's win or a re-deal: no stake to show
-                continue
-            for c in _calls_for(rules, pair):
-                if call is None or c in (call, "between"):
-                    bets.append(bet_odds(rules, pair, c, left, after=label))
-        return DecisionOdds("ace", tuple(bets))
-    ranks = _ranks_of(rules, posts, declared, bool(ace_low) and rules.aces == "first-card")
-    first = (ranks[0], ranks[1])
-    policy = _policy(rules, first)
-    if policy is not None:
+        return _house_posts(state, seat, posts)
+    if state.phase == "ace":
+        if ace_low is None:
+            return _ace_posts(state, seat, call)
+        state = state._apply(decision("ace low" if ace_low else "ace high"))
+    return _player_posts(state, seat, call)
+
+
+#: The events of a hand the posts settle by themselves, and the decision each names.
+_SETTLED_BY_POSTS = {
+    "redeal": "redeal",
+    "push": "push",
+    "adjacent-loss": "lose",
+    "pair-win": "win",
+    "house-takes": "lose",
+}
+#: What a result fixed by the posts does to the ante (per chip of the ante).
+_FIXED_STAKES = {"lose": -1, "push": 0}
+
+
+def _settled_by_posts(state: InBetweenState) -> str | None:
+    """The pair or neighbour rule the engine applied to the posts (None: none did)."""
+    for ev in (state.event, *state.after):
+        kind = dict(ev).get("kind") if ev else None
+        if kind in _SETTLED_BY_POSTS:
+            return _SETTLED_BY_POSTS[kind]
+    return None
+
+
+def _player_posts(state: InBetweenState, seat: int, call: Call | None) -> DecisionOdds:
+    policy = _settled_by_posts(state)
+    if policy is not None or state.phase != "decide":
         if call is not None:
-            raise ArgumentError("ib_odds.no_call", pairs=rules.pairs)
-        return DecisionOdds(policy)
-    calls = _calls_for(rules, first)
-    if calls != ["between"]:
+            raise ArgumentError("ib_odds.no_call", pairs=state.rules.pairs)
+        return DecisionOdds(policy or "none")
+    per_chip = _call_odds(state, seat)
+    words = list(per_chip)
+    if set(words) == {"higher", "lower"}:
         if call is None:
-            raise ArgumentError("ib_odds.call_needed", posts=" ".join(map(str, posts[:2])))
-        calls = [call]
+            shown = " ".join(map(str, state.posts[:2]))
+            raise ArgumentError("ib_odds.call_needed", posts=shown)
+        words = [call]
     elif call is not None:
-        raise ArgumentError("ib_odds.no_call", pairs=rules.pairs)
-    gaps = [1, 2] if len(ranks) == 3 else [None]
-    out = [bet_odds(rules, first, c, left, gap=gaps[0]) for c in calls]
-    if len(ranks) == 3:
-        out.append(bet_odds(rules, (ranks[1], ranks[2]), "between", left, second_gap=True, gap=2))
+        raise ArgumentError("ib_odds.no_call", pairs=state.rules.pairs)
+    out = [per_chip[w] for w in words]
+    if state.rules.three_posts and len(state.posts) == 3:  # the second gap, after the first
+        second = state._apply(decision("pass"))
+        out.extend(_call_odds(second, seat).values())
     return DecisionOdds("bet", tuple(out))
 
 
-def _policy(rules: Rules, posts: tuple[int, int]) -> str | None:
-    """What a pair or neighbouring posts do by themselves (None: the player decides)."""
-    value = rules.pairs if is_pair(posts) else rules.adjacent if is_adjacent(posts) else "bet"
-    return None if value in ("bet", "higher-lower", "split") else value
+def _ace_posts(state: InBetweenState, seat: int, call: Call | None) -> DecisionOdds:
+    """A first-post ace not yet called: the odds after each call."""
+    bets: list[BetOdds] = []
+    for label, low in (("ace low", True), ("ace high", False)):
+        after = state._apply(decision(label))
+        policy = _settled_by_posts(after)
+        if policy in _FIXED_STAKES:  # the ante is lost or comes back, no bet
+            pair = state._copy(ace_low=low).ranks()
+            stakes = _FIXED_STAKES[policy]
+            bets.append(_fixed_odds("ante", pair, policy, stakes, after=label))
+            continue
+        if policy is not None or after.phase != "decide":
+            continue  # a pair's win or a re-deal: no stake to show
+        for word, bet in _call_odds(after, seat).items():
+            if call is None or word in (call, "bet"):
+                bets.append(dataclasses.replace(bet, after=label))
+    return DecisionOdds("ace", tuple(bets))
+
+
+def _house_posts(state: InBetweenState, seat: int, posts: Sequence[Card]) -> DecisionOdds:
+    """Red Dog's common posts: trips, a push or a loss, or a spread to raise on."""
+    ranks = (posts[0].rank, posts[1].rank)
+    riding = state.rules.ante
+    if state.phase == "house-third":  # a pair: a third card of its rank pays
+        return DecisionOdds("trips", (_settled(state, seat, riding, "ante", ranks),))
+    if state.phase == "raise":
+        stay = state._apply(state.player_actions()[0])
+        return DecisionOdds("raise", (_settled(stay, seat, riding, "raise", ranks),))
+    policy = _settled_by_posts(state) or "push"
+    return DecisionOdds(policy, (_fixed_odds("ante", ranks, policy, _FIXED_STAKES[policy]),))
 
 
 def decision_odds(rules: Rules, observation: Mapping[str, Any]) -> DecisionOdds:
     """The exact odds and action values of the decision in a seat's ``observation``.
 
-    ``rules`` are the game's resolved rules (a bot learns them when seated).  The unseen
-    cards are every card less ``seen`` and the seat's own face-down cards
-    (``hidden_hand``); when none are left, the used cards less those on the table (the
-    engine's reshuffle).  A stake's value is the stake times the expected multiple; a pass
-    is worth 0 (minus the forfeited ante under ``ante_to_play``); Red Dog's stay and raise
-    count the whole bet in play (the ante rides).  Under ``ante_back`` the stakes are capped
-    at the ante until the seat's first won bet (``won_bet``); under a dealer's ``aces low``
-    every ace counts 1.  The dealer's declaration moves no chips and is worth 0 either way
-    (with a fresh deck the two calls are mirror images).  A ``post_fee`` already paid is
-    sunk; one still due (an ace call, a split's two hands) is subtracted.  An ace call and
-    a split are valued by enumerating the next post, applying the pair or neighbour rule
-    (a loss or push of the ante, a pair's win; a re-deal enumerates the two fresh posts,
-    and a second re-deal in a row counts as a pass, 0: an approximation) and otherwise
-    playing the best bet on it; a split counts its second hand as drawn from the same
-    unseen cards (the first hand's cards are not removed: a close approximation).
+    ``rules`` are the game's resolved rules (a bot learns them when seated).  The
+    observation becomes the engine state the seat believes in (``belief``: every card it
+    has not seen is in the stock) and :func:`state_odds` reads the odds from the engine.
     """
-    legal: list[str] = list(observation.get("legal_actions") or [])
+    if not observation.get("legal_actions"):
+        return DecisionOdds("none")
+    state = belief.from_observation(belief.game_of(rules), observation)
+    return state_odds(state, int(observation["seat"]))
+
+
+def state_odds(state: InBetweenState, seat: int) -> DecisionOdds:
+    """The exact odds and action values of ``seat``'s decision in an engine ``state``.
+
+    Nothing here knows a rule: each action is applied to the state and chance's outcomes
+    are enumerated (``chance_outcomes()``) until the seat's hand is over (the next player,
+    the second gap of three posts, the split's other hand, the next round).  An action's
+    value is the chips the hand's own events move for the seat (a bet's settlement, a
+    forfeited ante, a post fee, a pair's or neighbours' loss, push or win; not the antes
+    of a later round); at the seat's own later decisions in the same hand (after an ace
+    call, on a split hand) the best action is taken.  Each call's per-chip odds come from
+    one stake (the engine settles a stake as a multiple of it), so the best stake of a
+    call is one of its limits.  Approximations, kept from the figures the front ends
+    show: a second re-deal in a row ends the enumeration (worth what was paid so far), a
+    split counts its second hand as worth its first, and the dealer's declaration of the
+    aces is worth the chips it moves (none).  In a state of hidden cards the chance is
+    the state's own: pass a belief state (``belief.from_observation``) or average over
+    ``state.determinisations(seat)`` for the seat's view.
+    """
+    if state.current_player() != seat:
+        return DecisionOdds("none")
+    legal = list(state.player_actions())
     if not legal:
         return DecisionOdds("none")
-    seat = int(observation["seat"])
-    seen = [Card.from_text(c) for c in observation.get("seen") or []]
-    hidden_own = [Card.from_text(c) for c in observation.get("hidden_hand") or []]
-    decks = rules.decks
-    left = unseen_ranks(decks, [*seen, *hidden_own])
-    posts_cards = [Card.from_text(c) for c in observation.get("posts") or []]
-    if not any(left.values()):  # the deck ran out: the used cards are shuffled back
-        actor = observation.get("to_act")
-        firsts = observation.get("first_cards") or []
-        waiting = [Card.from_text(c) for i, c in enumerate(firsts) if c and i != actor]
-        left = unseen_ranks(decks, [*posts_cards, *waiting, *hidden_own])
-    aces_low = bool(observation.get("aces_low"))
-    left = _lowered(left, aces_low)
-    gap = int(observation.get("gap") or 1)
-    ranks = _ranks_of(rules, posts_cards, aces_low, bool(observation.get("ace_low")))
-    pass_value = Fraction(-rules.ante) if rules.ante_to_play else Fraction(0)
-    chips = int(observation["chips"][seat])
-    pot = int(observation.get("pot") or 0)
-    round_number = int(observation.get("round") or 0)
-    won = observation.get("won_bet") or []
-    ante_cap = rules.ante_back and not (won and won[seat])
-    fee = Fraction(min(rules.post_fee, max(chips, 0)))
-
-    def bet_value(posts: tuple[int, int], call: Call, cards: Mapping[int, int]) -> Fraction:
-        """The best of passing and the best affordable stake on ``posts``."""
-        limits = stake_limits(
-            rules, posts, call, chips=chips, pot=pot, round_number=round_number, ante_cap=ante_cap
+    texts = [str(a) for a in legal]
+    phase = state.phase
+    if phase == "declare":
+        return DecisionOdds(
+            "declare",
+            (),
+            {t: Fraction(_gain(state._apply(a), seat)) for t, a in zip(texts, legal, strict=True)},
         )
-        best = pass_value
-        if limits is not None and any(v > 0 for v in cards.values()):
-            m = expected_multiplier(rules, posts, call, cards)
-            best = max(best, limits[0] * m, limits[1] * m)
-        return best
-
-    def hand_value(posts: tuple[int, int], cards: Mapping[int, int], depth: int = 0) -> Fraction:
-        """A complete pair of posts: its pair or neighbour rule, else the best bet or pass."""
-        policy = _policy(rules, posts)
-        if policy == "lose":
-            return Fraction(-min(rules.ante, max(chips, 0)))
-        if policy == "push":
-            return Fraction(min(rules.ante, pot))
-        if policy == "win":
-            return Fraction(min(rules.pair_win, pot))
-        if policy == "redeal":  # two fresh posts from the same cards, one re-deal deep
-            return fresh_value(cards, depth + 1) if depth < 1 else Fraction(0)
-        return max(bet_value(posts, c, cards) for c in _calls_for(rules, posts))
-
-    def fresh_value(cards: Mapping[int, int], depth: int) -> Fraction:
-        total = sum(cards.values())
-        value = Fraction(0)
-        for a, ka in cards.items():
-            if ka <= 0:
-                continue
-            after_a = Counter(cards)
-            after_a[a] -= 1
-            rest_total = total - 1
-            for b, kb in after_a.items():
-                if kb <= 0:
-                    continue
-                rest = Counter(after_a)
-                rest[b] -= 1
-                p = Fraction(ka * kb, total * rest_total)
-                value += p * hand_value((a, b), rest, depth)
-        return value
-
-    def next_post_value(first: int) -> Fraction:
-        """Expected value of receiving a second post against ``first``, then playing well."""
-        total = sum(left.values())
-        value = Fraction(0)
-        for rank, copies in left.items():
-            if copies <= 0:
-                continue
-            rest = Counter(left)
-            rest[rank] -= 1
-            value += Fraction(copies, total) * hand_value((first, rank), rest)
-        return value
-
-    values: dict[str, Fraction] = {}
-    bets: list[BetOdds] = []
-    if "aces low" in legal or "aces high" in legal:
-        return DecisionOdds("declare", (), {text: Fraction(0) for text in legal})
-    if "stay" in legal:  # Red Dog: the whole bet rides on the common posts
-        odds = bet_odds(rules, (ranks[0], ranks[1]), "between", left, action="raise")
-        riding = int((observation.get("bets") or [0] * (seat + 1))[seat])
-        raises = [0]
-        for text in legal:
-            _, _, amount = text.partition(" ")
-            raises.append(int(amount) if amount else 0)
-            values[text] = (riding + raises[-1]) * odds.ev_per_chip
-        odds = advise(
-            odds,
-            limits=(riding, riding + max(raises)),
-            can_pass=False,
-            wealth=chips + riding,
-            riding=riding,
-        )
-        return DecisionOdds("raise", (odds,), values)
-    pass_cost = rules.ante if rules.ante_to_play else 0
-    if "ace low" in legal or "ace high" in legal:
-        for text in legal:
-            first = 1 if text == "ace low" else ACE
-            if len(ranks) >= 2:  # both posts shown: value the best bet on them
-                pair = (first, ranks[1])
-                if _policy(rules, pair) is None:
-                    for c in _calls_for(rules, pair):
-                        limits = stake_limits(
-                            rules,
-                            pair,
-                            c,
-                            chips=chips - int(fee),
-                            pot=pot,
-                            round_number=round_number,
-                            ante_cap=ante_cap,
-                        )
-                        bets.append(
-                            advise(
-                                bet_odds(rules, pair, c, left, after=text),
-                                limits=limits,
-                                can_pass=True,
-                                wealth=chips - int(fee),
-                                pass_cost=pass_cost,
-                            )
-                        )
-                values[text] = hand_value(pair, left)
-            else:
-                values[text] = next_post_value(first)
-            values[text] -= fee  # the post fee falls due once the posts are complete
+    if phase == "raise":
+        return _raise_odds(state, seat, legal)
+    if phase == "ace":
+        values: dict[str, Fraction] = {}
+        bets: list[BetOdds] = []
+        for text, action in zip(texts, legal, strict=True):
+            after = state._apply(action)
+            values[text] = _gain(after, seat) + _expect(after, seat, _key(state), _redealt(after))
+            if (
+                after.current_player() == seat
+                and after.phase == "decide"
+                and _key(after) == _key(state)
+            ):
+                bets.extend(_advised(after, seat, after=text, can_pass=True))
         return DecisionOdds("ace", tuple(bets), values)
-    posts = (ranks[gap - 1], ranks[gap])
-    per_chip: dict[str, BetOdds] = {}
-    for text in legal:
+    values = {}
+    per_chip = _call_odds(state, seat)
+    for text, action in zip(texts, legal, strict=True):
         word, _, amount = text.partition(" ")
-        if text == "pass":
-            values[text] = pass_value
-        elif text == "split":
-            split_fee = min(rules.post_fee, max(chips - rules.ante, 0))
-            values[text] = -rules.ante + 2 * (next_post_value(ranks[0]) - split_fee)
-        elif word in ("bet", "higher", "lower"):
-            call: Call = "between" if word == "bet" else word  # type: ignore[assignment]
-            if word not in per_chip:
-                per_chip[word] = bet_odds(
-                    rules,
-                    posts,
-                    call,
-                    left,
-                    second_gap=gap == 2,
-                    gap=gap if rules.three_posts else None,
-                )
+        if word in per_chip:
             values[text] = int(amount) * per_chip[word].ev_per_chip
+        elif text == "split":
+            after = state._apply(action)
+            hand = _expect(after, seat, _key(after), 0)
+            values[text] = _gain(after, seat) + 2 * hand
         else:
-            raise ArgumentError("ib_odds.unknown_action", action=text)
-    advised = []
+            after = state._apply(action)
+            values[text] = _gain(after, seat) + _expect(after, seat, _key(state), _redealt(after))
+    advised = _advised(state, seat, per_chip=per_chip, can_pass="pass" in texts)
+    return DecisionOdds("bet", tuple(advised), values, forced="pass" not in texts)
+
+
+#: Event kinds that move chips of the hand at play (not the antes of a round, a refill).
+_HAND_EVENTS = frozenset({"fee", "adjacent-loss", "push", "pair-win", "pass", "settle", "split"})
+
+
+def _gain(state: InBetweenState, seat: int) -> int:
+    """The chips the hand's events of the transition into ``state`` moved for ``seat``."""
+    total = 0
+    for ev in (state.event, *state.after):
+        if not ev:
+            continue
+        fields = dict(ev)
+        if fields["kind"] not in _HAND_EVENTS:
+            continue
+        if "deltas" in fields:  # Red Dog's third card settles every seat
+            total += fields["deltas"][seat]
+        elif fields.get("seat") == seat:
+            total += fields.get("delta", 0)
+    return total
+
+
+def _redealt(state: InBetweenState) -> bool:
+    return any(ev and ev[0] == ("kind", "redeal") for ev in (state.event, *state.after))
+
+
+def _key(state: InBetweenState) -> tuple[object, ...]:
+    """Which hand is at play: the hand is over when this changes."""
+    return (state.round, state.dealer_game, state.turn, state.gap, state.split_rest)
+
+
+def _expect(state: InBetweenState, seat: int, key: tuple[object, ...], redeals: int) -> Fraction:
+    """The expected chips ``seat``'s hand still moves from ``state`` (see ``state_odds``)."""
+    if state.is_terminal() or _key(state) != key or redeals >= 2:
+        return Fraction(0)  # the hand is over (or re-dealt twice in a row: see state_odds)
+    if state.is_chance_node():
+        dist = state.chance_distribution()
+        total = Fraction(0)
+        for card, weight in zip(dist.actions, dist.weights, strict=True):
+            after = state._apply(card)
+            gain: Fraction = Fraction(_gain(after, seat))
+            again = redeals + _redealt(after)
+            if again < 2:
+                gain += _expect(after, seat, key, again)
+            total += weight * gain
+        return total / dist.total
+    if state.current_player() != seat:  # another seat's choice moves none of this hand's chips
+        after = state._apply(state.player_actions()[0])
+        return _gain(after, seat) + _expect(after, seat, key, redeals + _redealt(after))
+    best: Fraction | None = None
+    per_chip = _call_odds(state, seat)
+    for action in state.player_actions():
+        word, _, amount = str(action).partition(" ")
+        if word in per_chip:
+            value = int(amount) * per_chip[word].ev_per_chip
+        elif word == "split":
+            continue  # a split inside a hand's enumeration is not valued (see state_odds)
+        else:
+            after = state._apply(action)
+            value = _gain(after, seat) + _expect(after, seat, key, redeals + _redealt(after))
+        if best is None or value > best:
+            best = value
+    return best if best is not None else Fraction(0)
+
+
+def _call_odds(state: InBetweenState, seat: int) -> dict[str, BetOdds]:
+    """Each call's per-chip odds at ``seat``'s decision (``bet``, ``higher``, ``lower``):
+    its smallest stake applied and the third card enumerated."""
+    out: dict[str, BetOdds] = {}
+    posts = state.ranks() if state.posts else (0, 0)
+    gap = state.gap if state.rules.three_posts else None
+    for action in state.player_actions():
+        text = str(action)
+        word, _, amount = text.partition(" ")
+        if word not in ("bet", "higher", "lower") or word in out:
+            continue
+        out[word] = _settled(state._apply(action), seat, int(amount), word, posts, gap=gap)
+    return out
+
+
+def _settled(
+    start: InBetweenState,
+    seat: int,
+    stake: int,
+    word: str,
+    posts: tuple[int, int],
+    *,
+    gap: int | None = None,
+) -> BetOdds:
+    """The per-chip odds of a stake of ``stake`` made on the way to ``start``: the outcomes
+    of the settling card, as the engine names and pays them."""
+    dist: dict[tuple[str, int], Fraction] = {}
+
+    def walk(s: InBetweenState, p: Fraction) -> None:
+        if s.is_chance_node():
+            chance = s.chance_distribution()
+            weights: dict[tuple[str, int], int] = {}
+            for card, weight in zip(chance.actions, chance.weights, strict=True):
+                after = s._apply(card)
+                settle = _settle_event(after)
+                if settle is None:
+                    walk(after, p * Fraction(weight, chance.total))
+                    continue
+                key = (str(settle["outcome"]), _gain(after, seat) // stake)
+                weights[key] = weights.get(key, 0) + weight
+            for key, weight in weights.items():
+                dist[key] = dist.get(key, Fraction(0)) + p * Fraction(weight, chance.total)
+        elif not s.is_terminal():  # other seats' raises at Red Dog
+            walk(s._apply(s.player_actions()[0]), p)
+
+    walk(start, Fraction(1))
+    outcomes = tuple(sorted(((n, m, p) for (n, m), p in dist.items()), key=lambda o: (-o[1], o[0])))
+    ev = sum((p * m for _, m, p in outcomes), Fraction(0))
+    return BetOdds(word, posts, outcomes, ev, gap=gap)
+
+
+def _settle_event(state: InBetweenState) -> dict[str, Any] | None:
+    for ev in (state.event, *state.after):
+        if ev and ev[0] == ("kind", "settle"):
+            return dict(ev)
+    return None
+
+
+def _advised(
+    state: InBetweenState,
+    seat: int,
+    *,
+    per_chip: Mapping[str, BetOdds] | None = None,
+    after: str | None = None,
+    can_pass: bool,
+) -> list[BetOdds]:
+    """Each call's odds with its advice at the limits the state's legal stakes set."""
+    if per_chip is None:
+        per_chip = _call_odds(state, seat)
+    texts = [str(a) for a in state.player_actions()]
+    pass_cost = Fraction(0)
+    if "pass" in texts:
+        pass_cost = -Fraction(_gain(state._apply(state.parse_action("pass")), seat))
+    out = []
     for word, bet in per_chip.items():
-        amounts = [int(t.partition(" ")[2]) for t in legal if t.partition(" ")[0] == word]
-        limits = (min(amounts), max(amounts))
-        can_pass = "pass" in legal
-        advised.append(
-            advise(bet, limits=limits, can_pass=can_pass, wealth=chips, pass_cost=pass_cost)
+        amounts = [int(t.partition(" ")[2]) for t in texts if t.partition(" ")[0] == word]
+        if after is not None:
+            bet = dataclasses.replace(bet, after=after)
+        out.append(
+            advise(
+                bet,
+                limits=(min(amounts), max(amounts)),
+                can_pass=can_pass,
+                wealth=state.chips[seat],
+                pass_cost=int(pass_cost),
+            )
         )
-    return DecisionOdds("bet", tuple(advised), values, forced="pass" not in legal)
+    return out
+
+
+def _raise_odds(state: InBetweenState, seat: int, legal: Sequence[Action]) -> DecisionOdds:
+    """Red Dog: the whole bet rides on the common posts (the ante plus any raise)."""
+    riding = state.bets[seat]
+    stay = legal[0]
+    odds = _settled(state._apply(stay), seat, riding, "raise", state.ranks())
+    values: dict[str, Fraction] = {}
+    raises = [0]
+    for action in legal:
+        text = str(action)
+        _, _, amount = text.partition(" ")
+        raises.append(int(amount) if amount else 0)
+        values[text] = (riding + raises[-1]) * odds.ev_per_chip
+    odds = advise(
+        odds,
+        limits=(riding, riding + max(raises)),
+        can_pass=False,
+        wealth=state.chips[seat] + riding,
+        riding=riding,
+    )
+    return DecisionOdds("raise", (odds,), values)
 
 
 def action_values(

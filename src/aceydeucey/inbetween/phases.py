@@ -16,6 +16,7 @@ Phase = Literal[
     "deal-first",  # the first card of everyone, clockwise
     "deal-hand",  # two face-down cards each (hidden)
     "deal-post",  # the next post of the player to act
+    "begin-turn",  # a player's turn begins (continued within the transition: never seen)
     "third",  # the third card of a bet
     "common",  # Red Dog's two common posts
     "house-third",  # Red Dog's third card
@@ -38,6 +39,7 @@ PUBLIC_PHASE: dict[Phase, PublicPhase] = {
     "deal-first": "deal",
     "deal-hand": "deal",
     "deal-post": "deal",
+    "begin-turn": "deal",
     "common": "deal",
     "set-aside": "deal",
     "ace": "ace",

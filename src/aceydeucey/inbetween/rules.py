@@ -157,7 +157,7 @@ class InBetweenRules(RulesBase):
     PRESETS: ClassVar[dict[str, Preset]] = PRESETS
     DEFAULT_PRESET: ClassVar[str] = "guide"
 
-    preset: str = option("guide", choices=PRESET_NAMES, help="named rule set", source=_S000)
+    preset: str = option("guide", help="named rule set", source=_S000)
     players: int = option(4, min=1, max=10, help="seats at the table", source=_S000)
     dealer: int | Literal["draw"] = option(
         0, min=0, help="first dealer's seat, or 'draw' (highest card deals)", source=_S001
@@ -175,39 +175,33 @@ class InBetweenRules(RulesBase):
     decks: int = option(1, min=1, max=8, help="decks shuffled together", source=_S002)
     banking: Literal["shared", "dealer", "house"] = option(
         "shared",
-        choices=("shared", "dealer", "house"),
         help="who the bets play against",
         source=_S001,
     )
     deal: Literal["first-around", "both-at-turn", "both-around", "common"] = option(
         "first-around",
-        choices=("first-around", "both-at-turn", "both-around", "common"),
         help="when the posts are dealt",
         source=_S000,
     )
     dealer_plays: bool = option(True, help="the dealer gets cards and bets last", source=_S000)
     reshuffle: Literal["round", "deck-out", "twice-through"] = option(
         "round",
-        choices=("round", "deck-out", "twice-through"),
         help="when the used cards are shuffled back",
         source=_S001,
     )
     aces: Literal["high", "first-card", "dealer-declares"] = option(
         "high",
-        choices=("high", "first-card", "dealer-declares"),
         help="aces always high, a first-post ace may be called low, or the dealer calls a round",
         source=_S001 + ", " + _S002 + ", SOURCES.md (everything2: the dealer declares)",
     )
     post_multiplier: int = option(2, min=1, max=10, help="stakes lost on a post", source=_S000)
     adjacent: Literal["bet", "lose", "redeal", "push"] = option(
         "bet",
-        choices=("bet", "lose", "redeal", "push"),
         help="neighbouring posts",
         source=_S000,
     )
     pairs: Literal["bet", "higher-lower", "win", "push", "redeal", "split", "third-card"] = option(
         "bet",
-        choices=("bet", "higher-lower", "win", "push", "redeal", "split", "third-card"),
         help="equal posts",
         source=_S000,
     )
@@ -223,16 +217,12 @@ class InBetweenRules(RulesBase):
     )
     stake_cap: Literal["cover", "chips", "none"] = option(
         "cover",
-        choices=("cover", "chips", "none"),
         help="personal stake limit: worst loss payable / own chips / none (debts)",
         source=_S000,
     )
-    min_stake: Literal["one", "ante"] = option(
-        "one", choices=("one", "ante"), help="smallest stake", source=_S001
-    )
+    min_stake: Literal["one", "ante"] = option("one", help="smallest stake", source=_S001)
     first_round_limit: Literal["pot", "half-pot", "ante"] = option(
         "pot",
-        choices=("pot", "half-pot", "ante"),
         help="largest stake in the first round",
         source="SOURCES.md",
     )
@@ -245,7 +235,6 @@ class InBetweenRules(RulesBase):
     hidden: bool = option(False, help="both cards face down", source=_S001)
     empty_pot: Literal["end", "replenish", "next-dealer"] = option(
         "end",
-        choices=("end", "replenish", "next-dealer"),
         help="what an emptied pot does",
         source=_S000,
     )
@@ -270,7 +259,6 @@ class InBetweenRules(RulesBase):
     )
     passed_card: Literal["discard", "next-post"] = option(
         "discard",
-        choices=("discard", "next-post"),
         help="after a pass: nothing, or the top card goes face down to the next player",
         source="SOURCES.md: oinc (the passed card becomes one of the next player's posts)",
     )
@@ -407,6 +395,10 @@ class InBetweenRules(RulesBase):
             ("ace_pair_multiplier", not settled_pairs, "pairs"),
             ("second_post_multiplier", not self.three_posts, "three_posts"),
             ("ante_each_round", self.ante == 0, "ante"),
+            # one round (a banker's rounds are per dealer's game, the session's antes count
+            # across them): "before every round" and "before the first only" are the same
+            ("ante_each_round", self.rounds == 1 and self.banking != "dealer", "rounds"),
+            ("reshuffle", self._reshuffle_inert(), "rounds"),
         ]
         implied = self.implied()
         for name, is_moot, by in moot:
@@ -418,6 +410,32 @@ class InBetweenRules(RulesBase):
                     by=by,
                     by_value=_shown(getattr(self, by)),
                 )
+
+    def _reshuffle_inert(self) -> bool:
+        """Whether ``reshuffle`` cannot take effect within the rounds played.
+
+        ``deck-out`` keeps the used cards out from one round to the next: with one round
+        (per session, or per dealer's game, whose shoe is gathered when it ends) and no draw
+        for the deal it deals as ``round`` does.  ``twice-through`` ends the session at the
+        deck's second run-out: when the rounds cannot deal that many cards it plays as
+        ``deck-out``.  The bound is
+        generous (every seat's largest turn, every round), so nothing that could take effect
+        is refused; a redeal of pairs or neighbours has no bound and is never refused.
+        """
+        if self.reshuffle == "deck-out":
+            # the draw for the deal leaves its cards out of a deck-out shoe
+            return self.rounds == 1 and self.dealer != "draw"
+        if self.reshuffle != "twice-through":
+            return False
+        if "redeal" in (self.pairs, self.adjacent) or self.dealer == "draw":
+            return False  # a redeal, and ties in the draw, may go on without bound
+        seats = self.players if self.dealer_plays or self.banking == "house" else self.players - 1
+        per_seat = 5 if self.three_posts else 6 if self.pairs == "split" else 3
+        per_round = seats * (per_seat + 1) + 3  # a set-aside card each, the common posts
+        dealt = self.rounds * per_round
+        need = 2 * seats  # the most a round's deal asks the shoe to hold at its start
+        on_table = 3 * seats + 3  # cards kept out when the used ones are shuffled back
+        return dealt < 2 * 52 * self.decks - 2 * need - on_table
 
     def changes(self) -> list[tuple[str, str]]:
         """The options set away from the preset, as ``(name, value as written)``.

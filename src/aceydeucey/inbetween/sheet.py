@@ -20,9 +20,10 @@ from __future__ import annotations
 import textwrap
 
 from aceydeucey.cards import Card
+from aceydeucey.core.errors import check_lang
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.settle import Call, settle, spread, worst_loss
-from aceydeucey.locale import check_lang, t
+from aceydeucey.locale import t
 
 __all__ = ["SECTION_KEYS", "cover_limits", "rules_sheet", "sheet_sections"]
 
@@ -42,7 +43,7 @@ _DOMAIN = "inbetween"
 
 def rules_sheet(rules: Rules, lang: str = "en", *, width: int = 78) -> str:
     """The whole sheet as plain text, paragraphs wrapped to ``width`` columns."""
-    lines = [_t("sheet.title", lang), ""]
+    lines = [_t("sheet.title", check_lang(lang)), ""]
     for number, (heading, sentences) in enumerate(sheet_sections(rules, lang), 1):
         lines.append(f"{number:02d} / {heading}")
         for paragraph in sentences:

@@ -11,27 +11,29 @@ banking); ``reasons`` says why an action is not legal.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from aceydeucey.cards import Card
 from aceydeucey.core.errors import ActionSyntaxError, IllegalActionError
 from aceydeucey.core.game import CHANCE, TERMINAL, Action, Distribution, State
-from aceydeucey.inbetween import house, lifecycle, reasons, turns
+from aceydeucey.inbetween import determinise, house, lifecycle, reasons, turns
 from aceydeucey.inbetween.actions import Decision, decision
-from aceydeucey.inbetween.events import Event, event_dict
+from aceydeucey.inbetween.events import Event, event, event_dict
 from aceydeucey.inbetween.phases import CHANCE_PHASES, PUBLIC_PHASE, Phase, PublicPhase
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.settle import Call, is_pair, stake_limits
 from aceydeucey.inbetween.shoe import Shoe
+from aceydeucey.inbetween.termination import Termination
 from aceydeucey.inbetween.view import observe, render
 
 if TYPE_CHECKING:
     from aceydeucey.inbetween.game import InBetweenGame
 
-__all__ = ["InBetweenState"]
+__all__ = ["InBetweenState", "advance"]
 
 
 @dataclass(frozen=True)
@@ -72,8 +74,11 @@ class InBetweenState(State):
     aside: Card | None = None
     last_round: bool = False
     ended: tuple[str, tuple[tuple[str, Any], ...]] = ("", ())
-    event: Event = ()
-    after: tuple[Event, ...] = ()
+    # how the state was reached, not what it is: outside equality and the hash
+    event: Event = field(default=(), compare=False)
+    after: tuple[Event, ...] = field(default=(), compare=False)
+    # values derived from the fields, computed once per state on first use
+    memo: Memo = field(default_factory=lambda: Memo(), compare=False, repr=False)
 
     # -- the contract ---------------------------------------------------------------------
     @property
@@ -113,10 +118,10 @@ class InBetweenState(State):
         return super().legal_actions()
 
     def player_actions(self) -> Sequence[Action]:
-        memo = self.__dict__.get("_memo")
-        if memo is None:
-            memo = self.__dict__["_memo"] = tuple(self._player_actions())
-        return list(memo)
+        memo = self.memo
+        if memo.actions is None:
+            memo.actions = tuple(self._player_actions())
+        return list(memo.actions)
 
     def _player_actions(self) -> list[Decision]:
         phase = self.phase
@@ -159,11 +164,11 @@ class InBetweenState(State):
             if not (isinstance(action, Card) and self._stock().has(action)):
                 raise self.illegal_error(action)
         else:
-            memo = self.__dict__.get("_memo")
+            memo = self.memo.actions
             if memo is None:
                 self.player_actions()
-                memo = self.__dict__["_memo"]
-            if action not in memo:
+                memo = self.memo.actions
+            if action not in memo:  # type: ignore[operator]
                 raise self.illegal_error(action)
 
     def parse_action(self, text: str) -> Action:
@@ -184,13 +189,9 @@ class InBetweenState(State):
     def _apply(self, action: Action) -> InBetweenState:
         fresh = self._copy(event=(), after=())
         if isinstance(action, Card):
-            return _DEALS[self.phase](fresh, action)
+            return advance(_DEALS[self.phase](fresh, action))
         assert isinstance(action, Decision)
-        if self.phase == "declare":
-            return lifecycle.declare(fresh, action)
-        if self.phase == "raise":
-            return house.decide(fresh, action)
-        return turns.decide(fresh, action)
+        return advance(_DECISIONS[self.phase](fresh, action))
 
     def phase_name(self) -> PublicPhase:
         return PUBLIC_PHASE[self.phase]
@@ -210,9 +211,30 @@ class InBetweenState(State):
         return self.event_view()
 
     def termination(self) -> tuple[str, dict[str, Any]]:
-        """How the session ended: a code of the ``inbetween_errors`` catalog and its params."""
+        """How the session ended: a ``Termination`` (a key of ``inbetween_errors``), params."""
         code, params = self.ended
-        return (code or "game.over"), dict(params)
+        return (Termination(code) if code else "game.over"), dict(params)
+
+    def ending_returns(self, seat: int) -> tuple[Fraction, ...]:
+        """The returns when ``seat`` gives the session up (resigns, or loses by a claim or a
+        timeout): the session ends at once, every seat keeps its chips (a bet in flight
+        goes back to its owner), and ``seat`` forfeits its claim on the pot: a shared pot
+        is divided among the other seats, a banker's pot goes to the banker (to the other
+        seats when the banker gives up).  No chip is created or lost.
+        """
+        rules = self.rules
+        n = rules.players
+        bets = self.bets or (0,) * n
+        held = [Fraction(c + b) for c, b in zip(self.chips, bets, strict=True)]
+        if self.pot:
+            if rules.banking == "dealer" and self.dealer != seat:
+                takers = [self.dealer]
+            else:
+                takers = [i for i in range(n) if i != seat]
+            for i in takers:
+                held[i] += Fraction(self.pot, len(takers))
+        start = rules.starting_chips
+        return tuple(h - start for h in held)
 
     def returns(self) -> tuple[Fraction, ...]:
         start = self.rules.starting_chips
@@ -241,6 +263,17 @@ class InBetweenState(State):
 
     def __str__(self) -> str:
         return render(self)
+
+    # -- determinisation ------------------------------------------------------------------
+    def determinisations(self, seat: int | None) -> list[tuple[InBetweenState, Fraction]]:
+        """Every arrangement of the cards ``seat`` cannot see, with its exact chance
+        (``determinise``: for small pools; ``resample`` draws one)."""
+        return determinise.determinisations(self, self.check_seat(seat))
+
+    def resample(self, seat: int | None, rng: random.Random) -> InBetweenState:
+        """A state consistent with ``observation(seat)``, the cards ``seat`` cannot see
+        drawn again with ``rng`` (see ``determinise``)."""
+        return determinise.resample(self, self.check_seat(seat), rng)
 
     # -- the deck -------------------------------------------------------------------------
     @property
@@ -350,20 +383,18 @@ class InBetweenState(State):
         """A copy with ``changes`` (field names only), without the per-field ``__init__``.
 
         The state is frozen for its users; this copies its field dictionary in one step
-        (the cost that dominated a transition) and drops its memos (legal actions, view).
+        (the cost that dominated a transition) before the copy is handed out, with memos
+        of its own (legal actions, view).
         """
         new = _new(InBetweenState)
         fields = new.__dict__
         fields.update(self.__dict__)
         fields.update(changes)
-        fields.pop("_memo", None)
-        fields.pop("_view", None)
+        fields["memo"] = Memo()
         return new
 
     def move(self, seat: int, delta: int, kind: str, **extra: Any) -> InBetweenState:
         """Move ``delta`` chips from the pot to ``seat`` (negative: into the pot)."""
-        from aceydeucey.inbetween.events import event
-
         chips = put(self.chips, seat, self.chips[seat] + delta)
         return self.evolve(
             chips=chips,
@@ -375,11 +406,31 @@ class InBetweenState(State):
 _new = object.__new__
 
 
+class Memo:
+    """A state's derived values, computed on first use: the legal actions and the
+    seat-independent part of the view (never part of the state's value)."""
+
+    __slots__ = ("actions", "view")
+
+    def __init__(self) -> None:
+        self.actions: tuple[Decision, ...] | None = None
+        self.view: dict[str, Any] | None = None
+
+
 def put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     """``values`` with ``values[index]`` replaced."""
     return (*values[:index], value, *values[index + 1 :])
 
 
+def advance(s: InBetweenState) -> InBetweenState:
+    """Continue what a transition left to the dispatcher: a player's turn that begins
+    (the round's lifecycle hands over to ``turns`` here, so neither imports the other)."""
+    while s.phase == "begin-turn":
+        s = turns.begin_turn(s)
+    return s
+
+
+#: The transition of each phase: chance's card, or a seat's decision.
 _DEALS = {
     "draw": lifecycle.deal_draw,
     "deal-first": turns.deal_first,
@@ -391,3 +442,9 @@ _DEALS = {
     "house-third": house.deal_third,
 }
 assert set(_DEALS) == CHANCE_PHASES
+_DECISIONS = {
+    "declare": lifecycle.declare,
+    "raise": house.decide,
+    "ace": turns.decide,
+    "decide": turns.decide,
+}

@@ -1,4 +1,4 @@
-"""More In-Between strategies, as agents on the contract: ``kelly``, ``cautious``, ``session``.
+"""More In-Between strategies, as agents on the contract: ``kelly``, ``cautious``.
 
 Each reads only its observation (and the rules, learnt once when seated), like the bots of
 ``bots`` (``random``, ``ev``); ``STRATEGIES`` maps their names to the classes (each takes
@@ -17,11 +17,10 @@ Each reads only its observation (and the rules, learnt once when seated), like t
   full deck), and then a small stake: a twentieth of its chips, at least the smallest
   stake and at most the largest; passes on pairs and narrower spreads, calls a lone ace
   high, lets the dealer call aces high, never splits and never raises.
-- ``session``: plays for the highest balance at the end of a guide session rather than
-  for chips: each candidate stake is valued by its chance of finishing ahead, over the
-  third card's exact odds and playouts of the rest of the session
-  (``sim.inbetween_session``, the same compiled search the simulator runs); under other
-  rules, and for decisions that are not a stake, it is ``ev``.
+
+The ``session`` strategy plays with the simulator's compiled search, so it lives beside
+the simulator (``sim.inbetween_bots``, which also lists every In-Between bot): the engine
+never imports the simulator.
 
 Kelly's criterion: J. L. Kelly, "A New Interpretation of Information Rate" (1956); the
 computation is ``inbetween.kelly`` (one implementation for the strategy and the coach).
@@ -34,14 +33,15 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from aceydeucey.cards import Card
 from aceydeucey.core.errors import ArgumentError
 from aceydeucey.core.game import Game
+from aceydeucey.inbetween import belief
 from aceydeucey.inbetween.bots import BOTS, ExpectedValueBot
 from aceydeucey.inbetween.kelly import kelly_stake
-from aceydeucey.inbetween.odds import decision_odds, stake_action, unseen_ranks
+from aceydeucey.inbetween.odds import decision_odds, stake_action
 from aceydeucey.inbetween.rules import Rules
-from aceydeucey.inbetween.settle import ACE, is_pair
+from aceydeucey.inbetween.settle import is_pair
+from aceydeucey.inbetween.shoe import CARDS
 
 __all__ = [
     "ALL_BOTS",
@@ -60,30 +60,26 @@ CAUTIOUS_SPREAD = 8
 CAUTIOUS_SHARE = 20
 
 
-def unseen_and_posts(observation: Mapping[str, Any]) -> tuple[Counter[int], list[int]]:
-    """The ranks still unseen by the seat to act and its posts' ranks, as ``odds`` counts them.
+def unseen_and_posts(
+    rules: Rules, observation: Mapping[str, Any]
+) -> tuple[Counter[int], list[int]]:
+    """The ranks still unseen by the seat to act and its posts' ranks, as they count.
 
-    Every card less those seen and the seat's own face-down cards (when none are left: the
-    used cards less those on the table); a dealer's ``aces low`` makes every ace 1, and a
-    first-post ace called low counts 1.
+    Both come from the engine state the observation describes (``belief``): its stock (the
+    used cards shuffled back where it ran out) and its ranks (a dealer's ``aces low``, a
+    first-post ace called low).
     """
-    seen = [Card.from_text(c) for c in observation["seen"]]
-    hidden_own = [Card.from_text(c) for c in observation.get("hidden_hand", [])]
-    decks = int(observation["decks"])
-    left = unseen_ranks(decks, [*seen, *hidden_own])
-    posts = [Card.from_text(c) for c in observation["posts"]]
-    if not any(left.values()):
-        actor = observation.get("to_act")
-        waiting = [
-            Card.from_text(c) for i, c in enumerate(observation["first_cards"]) if c and i != actor
-        ]
-        left = unseen_ranks(decks, [*posts, *waiting, *hidden_own])
-    ranks = [c.rank for c in posts]
-    if observation.get("aces_low"):
-        left[1], left[ACE] = left.get(ACE, 0), 0
-        ranks = [1 if r == ACE else r for r in ranks]
-    if observation.get("ace_low") and ranks and ranks[0] == ACE:
-        ranks[0] = 1
+    state = belief.from_observation(belief.game_of(rules), observation)
+    left: Counter[int] = Counter()
+    for card, copies in zip(CARDS, state._stock().counts, strict=True):
+        if copies:
+            left[state.rank(card)] += copies
+    posts = state.posts
+    if len(posts) < 2:
+        return left, [state.rank(c) for c in posts]
+    ranks = list(state._copy(gap=1).ranks())
+    if len(posts) > 2:
+        ranks.append(state._copy(gap=2).ranks()[1])
     return left, ranks
 
 
@@ -137,7 +133,9 @@ class CautiousBot:
                 return word
         seat = int(observation["seat"])
         chips = int(observation["chips"][seat])
-        _, ranks = unseen_and_posts(observation)
+        if self.rules is None:
+            raise ArgumentError("bot.not_seated", bot=self.name)
+        _, ranks = unseen_and_posts(self.rules, observation)
         gap = int(observation.get("gap") or 1)
         bets = [_amount(t) for t in legal if t.startswith("bet ")]
         if "pass" in legal and (not bets or len(ranks) < gap + 1):
@@ -152,85 +150,11 @@ class CautiousBot:
         return legal[0]  # a forced call with no bet word (higher/lower only): the first
 
 
-class SessionBot(ExpectedValueBot):
-    """Plays for the highest balance at the end of a guide session (``sim.inbetween_session``).
-
-    Under rules the simulator does not play (``sim.inbetween.check_supported``), and for
-    decisions that are not a stake on posts, it is the ``ev`` bot.
-    """
-
-    name = "session"
-
-    def seated(self, game: Game, seat: int) -> None:
-        super().seated(game, seat)
-        from aceydeucey.core.errors import RulesError
-        from aceydeucey.sim.inbetween import check_supported
-
-        self.supported = True
-        try:
-            check_supported(game.rules)  # type: ignore[arg-type]
-        except RulesError:
-            self.supported = False
-
-    def act(self, observation: dict[str, Any]) -> str:
-        import numpy as np
-
-        from aceydeucey.sim.inbetween_session import session_stake
-
-        legal: list[str] = list(observation["legal_actions"])
-        bets = [_amount(t) for t in legal if t.startswith("bet ")]
-        if not bets or observation.get("step") != "decide" or not getattr(self, "supported", 0):
-            return super().act(observation)
-        rules = self.rules
-        assert rules is not None
-        n = rules.players
-        seat = int(observation["seat"])
-        dealer = int(observation["dealer"])
-        left, ranks = unseen_and_posts(observation)
-        cnt = np.zeros(15, dtype=np.int64)
-        for rank, copies in left.items():
-            cnt[rank] = copies
-        first = np.array(
-            [Card.from_text(c).rank if c else 0 for c in observation["first_cards"]],
-            dtype=np.int64,
-        )
-        params = np.array(
-            [
-                n,
-                rules.ante,
-                rules.ante_each_round,
-                rules.rounds,
-                rules.decks,
-                rules.post_multiplier,
-                {"cover": 0, "chips": 1, "none": 2}[rules.stake_cap],
-                rules.min_stake == "ante",
-                {"pot": 0, "half-pot": 1, "ante": 2}[rules.first_round_limit],
-            ],
-            dtype=np.int64,
-        )
-        stake = session_stake(
-            np.array(observation["chips"], dtype=np.int64),
-            int(observation["pot"]),
-            int(observation["round"]),
-            dealer,
-            (seat - dealer - 1) % n,
-            seat,
-            first,
-            cnt,
-            (ranks[0], ranks[1]),
-            (min(bets), max(bets)),
-            params,
-            np.array(rules.round_limits, dtype=np.int64),
-        )
-        return f"bet {stake}" if stake else "pass"
-
-
 #: The strategies of this module, name -> class taking ``seed`` (for ``bots.BOTS``).
-STRATEGIES: dict[str, type[KellyBot] | type[CautiousBot] | type[SessionBot]] = {
+STRATEGIES: dict[str, type[KellyBot] | type[CautiousBot]] = {
     "kelly": KellyBot,
     "cautious": CautiousBot,
-    "session": SessionBot,
 }
 
-#: Every In-Between strategy, ``bots.BOTS`` and these: what tables and the terminal offer.
+#: ``bots.BOTS`` and these (``sim.inbetween_bots.ALL_BOTS`` adds ``session``).
 ALL_BOTS: dict[str, Any] = {**BOTS, **STRATEGIES}

@@ -6,7 +6,8 @@ is ``house``'s.
 
 Hidden cards (``hidden=True``): a hand stays face down until its seat bets or splits, or
 until a pairs/adjacent rule (``redeal``, ``push``, ``lose``, ``win``) applies to it, which
-turns it up for everyone first (``turn_up``); a redeal's new posts come face down again.
+turns it up for everyone first (``turn_up``); a redeal's new posts, and the new post of
+each hand of a split, come face down again (``face_down_posts``).
 """
 
 from __future__ import annotations
@@ -188,10 +189,24 @@ def post_policy(s: InBetweenState) -> InBetweenState:
 
 
 def turn_up(s: InBetweenState, seat: int) -> InBetweenState:
-    """A face-down hand is turned up: its posts join ``seen`` (a face-up hand: as is)."""
+    """A face-down hand is turned up: its face-down cards join ``seen`` (a face-up hand: as
+    is).  The face-down cards are the seat's ``hands`` entry: both posts, or after a split
+    the one new post beside the pair's card, which is face up already."""
     if s.revealed:
         return s
-    return s.evolve(revealed=True, shoe=s.shoe.show(s.posts), shown=(*s.shown, seat))
+    return s.evolve(revealed=True, shoe=s.shoe.show(s.hands[seat]), shown=(*s.shown, seat))
+
+
+def face_down_posts(s: InBetweenState, seat: int) -> InBetweenState:
+    """Under ``hidden``, the next posts of ``seat`` come face down (a split hand's new post,
+    as a redeal's): its hand holds only what is dealt from now on."""
+    if not s.rules.hidden:
+        return s
+    return s.evolve(
+        revealed=False,
+        hands=_put(s.hands, seat, ()),
+        shown=tuple(x for x in s.shown if x != seat),
+    )
 
 
 # -- decisions -------------------------------------------------------------------------
@@ -218,7 +233,8 @@ def decide(s: InBetweenState, d: Decision) -> InBetweenState:
         posts = [str(c) for c in s.posts]
         a, b = s.posts[0], s.posts[1]
         s = turn_up(s, seat).move(seat, -rules.ante, "split", posts=posts)
-        return begin_hand(s.evolve(split_rest=(b,), split_done=True), (a,))
+        s = face_down_posts(s.evolve(split_rest=(b,), split_done=True), seat)
+        return begin_hand(s, (a,))
     call: Call = "between" if word == "bet" else word  # type: ignore[assignment]
     return turn_up(s, seat).evolve(
         phase="third",
@@ -253,7 +269,7 @@ def end_hand(s: InBetweenState) -> InBetweenState:
         return s.evolve(gap=2, phase="decide")
     if s.split_rest:
         rest = s.split_rest
-        return begin_hand(s.evolve(split_rest=()), rest)
+        return begin_hand(face_down_posts(s.evolve(split_rest=()), s.order[s.turn]), rest)
     seat = s.order[s.turn]
     first = _put(s.first, seat, None)  # a finished player's cards are discarded
     return begin_turn(s.evolve(turn=s.turn + 1, posts=(), first=first))

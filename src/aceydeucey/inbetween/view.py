@@ -28,9 +28,9 @@ __all__ = ["observe", "render"]
 
 def observe(state: InBetweenState, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of ``seat`` (keys in the module docstring)."""
-    public = state.__dict__.get("_view")
+    public = state.memo.view
     if public is None:  # the seat-independent fields, built once per state
-        public = state.__dict__["_view"] = _public(state)
+        public = state.memo.view = _public(state)
     obs = {k: v.copy() if type(v) is list else v for k, v in public.items()}
     actor = obs["to_act"]
     rules = state.rules

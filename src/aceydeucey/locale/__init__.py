@@ -56,10 +56,10 @@ def default_lang() -> str:
 
 
 def check_lang(lang: str) -> str:
+    """``lang`` when the catalogs hold it; else a ``KeyError`` (a front end checks the
+    language a person asked for with ``core.errors.check_lang``, which names the error)."""
     if lang not in LANGS:
-        from aceydeucey.core.errors import ArgumentError
-
-        raise ArgumentError("lang.unknown", language=lang, accepted=", ".join(LANGS))
+        raise KeyError(f"no catalogs in language {lang!r}; accepted: {', '.join(LANGS)}")
     return lang
 
 

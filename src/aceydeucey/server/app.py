@@ -7,6 +7,7 @@ starts each worker.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from collections.abc import AsyncIterator
@@ -16,27 +17,45 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from aceydeucey.core.errors import AceyDeuceyError
-from aceydeucey.server.api import request_lang, router
-from aceydeucey.server.errors import ServerError, error_body, status_of
+from aceydeucey.server.api import WrongTokens, documented_openapi, request_lang, router
+from aceydeucey.server.errors import (
+    ServerError,
+    error_body,
+    headers_of,
+    is_outage,
+    status_of,
+    unavailable,
+)
+from aceydeucey.server.logs import AccessLog, fault, install_handler
 from aceydeucey.server.presence import make_presence
 from aceydeucey.server.pubsub import make_broadcaster
+from aceydeucey.server.ratelimit import RateLimits
+from aceydeucey.server.security import BrowserGuard, json_too_deep
 from aceydeucey.server.service import TableService
 from aceydeucey.server.settings import Settings
 from aceydeucey.server.store import Store
 
-__all__ = ["STATIC", "RedactTokens", "create_app", "factory", "install_log_filter"]
+__all__ = [
+    "STATIC",
+    "Faults",
+    "LimitBody",
+    "RedactTokens",
+    "create_app",
+    "factory",
+    "install_log_filter",
+]
 
 log = logging.getLogger("aceydeucey.server")
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 
-_SECRET = re.compile(r"((?:token|seed|server_seed|cut)=)[^&\s\"']+", re.IGNORECASE)
+_SECRET = re.compile(r"((?:token|seed|server_seed|cut|invite)=)[^&\s\"']+", re.IGNORECASE)
 _BEARER = re.compile(r"(Bearer\s+)\S+", re.IGNORECASE)
 
 
@@ -74,53 +93,109 @@ def install_log_filter() -> None:
 
 
 class LimitBody:
-    """Refuse request bodies over the limit with 413: ``limit`` bytes for the JSON API,
-    ``upload_limit`` for the pages (a record uploaded to the replay viewer)."""
+    """Refuse request bodies over the limit with 413 (``limit`` bytes for the JSON API,
+    ``upload_limit`` for the pages: a record uploaded to the replay viewer), whether
+    the size is declared or the body comes in chunks, and JSON nested deeper than
+    ``depth`` with 400, before any route parses it."""
 
-    def __init__(self, app: ASGIApp, limit: int, upload_limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, upload_limit: int, depth: int) -> None:
         self.app = app
         self.api_limit = limit
         self.upload_limit = upload_limit
+        self.depth = depth
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send)
             return
         path = str(scope.get("path", ""))
         limit = self.api_limit if path.startswith("/api/") else self.upload_limit
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
-            await self._refuse(scope, send, limit)
+            await self._refuse(scope, send, ServerError(413, "server.body_too_large", limit=limit))
             return
+        chunks: list[bytes] = []
         seen = 0
-
-        async def counted() -> Message:
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > limit:
-                    raise _TooLarge
-            return message
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > limit:
+                await self._refuse(
+                    scope, send, ServerError(413, "server.body_too_large", limit=limit)
+                )
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if json_too_deep(body, self.depth):
+            await self._refuse(
+                scope, send, ServerError(400, "server.json_too_deep", limit=self.depth)
+            )
+            return
+        replayed = False
 
-        try:
-            await self.app(scope, counted, send)
-        except _TooLarge:
-            await self._refuse(scope, send, limit)
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
 
-    async def _refuse(self, scope: Scope, send: Send, limit: int) -> None:
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, send: Send, exc: ServerError) -> None:
         request = Request(scope)
-        exc = ServerError(413, "server.body_too_large", limit=limit)
-        response = JSONResponse(error_body(exc, request_lang(request)), status_code=413)
+        response = JSONResponse(error_body(exc, request_lang(request)), status_code=exc.status)
         await response(scope, _no_receive, send)
-
-
-class _TooLarge(Exception):
-    pass
 
 
 async def _no_receive() -> Message:
     return {"type": "http.disconnect"}
+
+
+class Faults:
+    """ASGI middleware: a store or Redis out of reach answers 503 with ``Retry-After``;
+    any other failure 500.  Either way one log line (``logs.fault``), no traceback."""
+
+    def __init__(self, app: ASGIApp, retry_after: int) -> None:
+        self.app = app
+        self.retry_after = retry_after
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception as exc:
+            path = str(scope.get("path", ""))[:200]
+            if is_outage(exc):
+                fault("store_unavailable", exc, path=path)
+                error = unavailable(self.retry_after)
+            else:
+                fault("unexpected", exc, path=path)
+                error = ServerError(500, "server.internal")
+            if started:
+                return
+            request = Request(scope)
+            response = JSONResponse(
+                error_body(error, request_lang(request)),
+                status_code=error.status,
+                headers=headers_of(error),
+            )
+            await response(scope, _no_receive, send)
 
 
 def validation_error(problem: Any) -> ServerError:
@@ -149,10 +224,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The server: the JSON API, the WebSocket, the pages and their static files."""
     settings = settings or Settings.from_env()
     install_log_filter()
+    install_handler()
     store = Store(settings.database_url, schema=settings.database_schema)
     service = TableService(
         settings, store, make_broadcaster(settings.redis_url), make_presence(settings.redis_url)
     )
+    limits = RateLimits(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -161,6 +238,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await service.stop()
+            redis = getattr(app.state, "health_redis", None)
+            if redis is not None:
+                with contextlib.suppress(Exception):
+                    await redis.aclose()
 
     app = FastAPI(
         title="aceydeucey",
@@ -171,10 +252,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.service = service
     app.state.settings = settings
+    app.state.limits = limits
+    app.state.wrong_tokens = WrongTokens()
 
     @app.exception_handler(AceyDeuceyError)
     async def engine_error(request: Request, exc: AceyDeuceyError) -> JSONResponse:
-        return JSONResponse(error_body(exc, request_lang(request)), status_code=status_of(exc))
+        return JSONResponse(
+            error_body(exc, request_lang(request)),
+            status_code=status_of(exc),
+            headers=headers_of(exc),
+        )
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -186,7 +273,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(error_body(error, request_lang(request)), status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404 and _wants_page(request):
+            from aceydeucey.server.pages import not_found_page
+
+            return not_found_page(request)
         code = {404: "server.not_found", 405: "server.method"}.get(exc.status_code, "server.http")
         error = ServerError(exc.status_code, code, status=exc.status_code)
         return JSONResponse(
@@ -197,7 +288,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
-        log.error("unexpected %s on %s", type(exc).__name__, redact(request.url.path))
+        fault("unexpected", exc, path=redact(request.url.path))
         error = ServerError(500, "server.internal")
         return JSONResponse(error_body(error, request_lang(request)), status_code=500)
 
@@ -207,8 +298,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.add_middleware(LimitBody, limit=settings.max_body, upload_limit=settings.max_upload)
+    # the last added runs first: the access log sees every answer, the guard adds its
+    # headers to every answer (refusals included), then bodies are bounded, then faults
+    app.add_middleware(Faults, retry_after=settings.retry_after)
+    app.add_middleware(
+        LimitBody,
+        limit=settings.max_body,
+        upload_limit=settings.max_upload,
+        depth=settings.max_json_depth,
+    )
+    app.add_middleware(BrowserGuard, allowed_origins=settings.allowed_origins)
+    app.add_middleware(AccessLog)
+    app.openapi = lambda: documented_openapi(app)  # type: ignore[method-assign]
     return app
+
+
+def _wants_page(request: Request) -> bool:
+    """A browser asking for a page (not the API, a socket or a static file)."""
+    path = request.url.path
+    if path.startswith(("/api/", "/ws/", "/static/")):
+        return False
+    return "text/html" in request.headers.get("accept", "")
 
 
 def factory() -> FastAPI:

@@ -8,7 +8,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from aceydeucey.server.errors import is_outage
 from aceydeucey.server.live import LiveTable
+from aceydeucey.server.logs import fault
 from aceydeucey.server.presence import MemoryPresence, Presence
 from aceydeucey.server.pubsub import Broadcaster, Hub, LocalBroadcaster
 from aceydeucey.server.settings import Settings
@@ -44,6 +46,7 @@ class ServiceBase:
         task = asyncio.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(_report)
         return task
 
     def _forget_if_done(self, t: LiveTable) -> None:
@@ -79,3 +82,9 @@ class ServiceBase:
         if t.timer is not None and t.timer is not asyncio.current_task():
             t.timer.cancel()
         t.timer, t.deadline = None, None
+
+
+def _report(task: asyncio.Task[Any]) -> None:
+    """A background task's failure as one log line (a driver's message holds SQL values)."""
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        fault("store_unavailable" if is_outage(exc) else "unexpected", exc)

@@ -34,9 +34,21 @@ __all__ = ["Commands"]
 class Commands(Runner):
     """The commands people send to a table (a part of ``TableService``)."""
 
-    async def join(self, table_id: str, seat: int, name: str, cut: str | None = None) -> str:
-        """Seat a person: a fresh secret token (kept only as its hash), or 409 when taken."""
+    async def join(
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        cut: str | None = None,
+        invite: str | None = None,
+    ) -> str:
+        """Seat a person: a fresh secret token (kept only as its hash), or 409 when taken.
+
+        A private table's seats need its invite secret (403 ``server.invite_needed``)."""
         t = await self.table(table_id)
+        secret = t.config.get("invite")
+        if secret and not hmac.compare_digest(str(invite or ""), str(secret)):
+            raise ServerError(403, "server.invite_needed")
         if not 0 <= seat < t.game.num_players:
             raise ServerError(404, "server.seat_unknown", seat=seat, last=t.game.num_players - 1)
         name = " ".join(name.split())[: self.settings.max_name]

@@ -20,7 +20,10 @@ from aceydeucey.server.live import (
 
 log = logging.getLogger("aceydeucey.server")
 
-__all__ = ["Lobby"]
+#: A public table with no action, seat taken or creation for this long leaves the lobby.
+LOBBY_IDLE_SECONDS = 30 * 60
+
+__all__ = ["LOBBY_IDLE_SECONDS", "Lobby"]
 
 
 class Lobby(Commands):
@@ -102,6 +105,8 @@ class Lobby(Commands):
             "seat_kinds": kinds,
             "public": public,
             "config": {
+                # a private table's seats need this secret, carried by its invite link
+                "invite": None if public else secrets.token_urlsafe(16),
                 "turn_seconds": turn_seconds,
                 "on_timeout": on_timeout,
                 "claim_after": self.settings.claim_after if claim_after is None else claim_after,
@@ -125,7 +130,10 @@ class Lobby(Commands):
         from aceydeucey.core.registry import game_class
 
         out = []
-        rows = await self.store.lobby()
+        now = self.clock()
+        rows = [
+            row for row in await self.store.lobby() if now - row["last_at"] <= LOBBY_IDLE_SECONDS
+        ]
         watching = await self.presence.spectators(row["id"] for row in rows)
         for row in rows:
             try:
@@ -157,7 +165,10 @@ class Lobby(Commands):
                     "players": len(seat_list),
                     "status": live.status if live is not None else row["status"],
                     "spectators": watching.get(row["id"], 0),
+                    "claim_after": (row.get("config") or {}).get("claim_after"),
+                    "turn_seconds": (row.get("config") or {}).get("turn_seconds"),
                     "created_at": row["created_at"],
+                    "idle_seconds": max(0.0, now - row["last_at"]),
                 }
             )
         return out
@@ -193,10 +204,11 @@ class Lobby(Commands):
             self._spawn(self.broadcaster.publish({"table": t.id, "seats": True}))
         new_id: str = t.row["rematch"]
         name = t.seats[seat].name or f"seat {seat}"
+        secret = (await self.table(new_id)).config.get("invite")
         try:
-            token = await self.join(new_id, seat, name)
+            token = await self.join(new_id, seat, name, invite=secret)
         except ServerError as exc:
             if exc.status != 409:
                 raise
             token = None
-        return {"id": new_id, "seat": seat, "token": token}
+        return {"id": new_id, "seat": seat, "token": token, "secret": secret}

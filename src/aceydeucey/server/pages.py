@@ -7,12 +7,18 @@ the rules page renders the engine's own rules sheet in the reader's language.
 
 The language is the ``lang`` query parameter (which also sets the ``lang`` cookie),
 else the ``lang`` cookie, else the browser's ``Accept-Language``.
+
+"My games" is read on the server from this browser's seat cookies (``seat_<table id>``,
+one per seat it holds): the page needs no token in script.
 """
 
 from __future__ import annotations
 
+import hmac
 import importlib
 import json
+import re
+from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -28,7 +34,7 @@ from aceydeucey.core.registry import game_class, game_ids
 from aceydeucey.locale import LANGS, catalog, negotiate, render_error, t, translations
 from aceydeucey.web import TEMPLATES
 
-__all__ = ["MAX_RECORD_BYTES", "page_lang", "replay_steps", "router"]
+__all__ = ["MAX_RECORD_BYTES", "my_games", "not_found_page", "page_lang", "replay_steps", "router"]
 
 router = APIRouter(include_in_schema=False)
 
@@ -37,6 +43,9 @@ MAX_RECORD_BYTES = 2_000_000
 #: The longest record the viewer steps through.
 MAX_STEPS = 20_000
 COOKIE_AGE = 60 * 60 * 24 * 365
+#: The most seat cookies "my games" reads (a browser that played more sees its latest).
+MAX_MY_GAMES = 100
+SEAT_COOKIE = "seat_"
 
 
 def page_lang(request: Request) -> str:
@@ -130,8 +139,103 @@ def replay_page(request: Request, table_id: str) -> HTMLResponse:
 
 
 @router.get("/replay", response_class=HTMLResponse)
-def replay_upload_page(request: Request) -> HTMLResponse:
-    return _render(request, "replay.html", table_id=None, page_data={"page": "replay"})
+def replay_upload_page(request: Request, table: str | None = None) -> HTMLResponse:
+    """The viewer: ``?table=ID`` opens that table's game, else a record file is chosen."""
+    table_id = table[:64] if table else None
+    data: dict[str, Any] = {"page": "replay"}
+    if table_id:
+        data["table"] = table_id
+    return _render(request, "replay.html", table_id=table_id, page_data=data)
+
+
+@router.get("/my-games", response_class=HTMLResponse)
+async def my_games_page(request: Request) -> HTMLResponse:
+    """The games this browser sat at (from its seat cookies), newest first."""
+    return _render(request, "my_games.html", games=await my_games(request))
+
+
+async def my_games(request: Request) -> list[dict[str, Any]]:
+    """Each table this browser holds a seat at: game, seat, players, status, result.
+
+    A cookie whose table is gone or whose token no longer opens a seat is skipped.
+    """
+    from aceydeucey.server.service import hash_token
+
+    service = request.app.state.service
+    found: list[dict[str, Any]] = []
+    cookies = [(k, v) for k, v in request.cookies.items() if k.startswith(SEAT_COOKIE) and v]
+    for name, token in cookies[-MAX_MY_GAMES:]:
+        table_id = name[len(SEAT_COOKIE) :][:64]
+        try:
+            t = await service.table(table_id)
+            rows = await service.store.load_seats(t.id)
+        except AceyDeuceyError:
+            continue
+        digest = hash_token(token)
+        seat = next(
+            (r["seat"] for r in rows if hmac.compare_digest(str(r["token_hash"]), digest)), None
+        )
+        if seat is None:
+            continue
+        found.append(_my_game(t, int(seat), page_lang(request)))
+    found.sort(key=lambda g: g["last_at"], reverse=True)
+    return found
+
+
+def _my_game(t: Any, seat: int, lang: str) -> dict[str, Any]:
+    outcome = t.state.outcome() if t.state.is_terminal() else None
+    winners: list[int] = list(outcome.winners) if outcome is not None else []
+    mine: str | None = str(outcome.returns[seat]) if outcome is not None else None
+    if t.ended is not None:
+        winners = list(t.ended.get("winners") or [])
+    if not t.over:
+        result = "playing"
+    elif seat in winners:
+        result = "won"
+    elif winners:
+        result = "lost"
+    else:
+        result = "even"
+    if mine is not None and not mine.startswith("-") and mine != "0":
+        mine = f"+{mine}"
+    names = [_seat_name(s, i, seat, lang) for i, s in enumerate(t.seats)]
+    last = float(t.entries[-1].at if t.entries else t.row.get("created_at") or 0)
+    when = datetime.fromtimestamp(last, tz=UTC)
+    return {
+        "id": t.id,
+        "game": t.game.game_id,
+        "seat": seat,
+        "players": names,
+        "over": t.over,
+        "result": result,
+        "returns": mine,
+        "last_at": last,
+        "last_iso": when.isoformat(),
+        "last_text": when.strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def _seat_name(seat: Any, index: int, mine: int, lang: str) -> str:
+    if seat.kind != "human":
+        key = f"bot.{seat.bot}"
+        bot = t("web", key, lang)
+        return t("web", "lobby.seat_bot", lang, name=seat.bot if bot == key else bot)
+    if index == mine:
+        you = t("web", "mygames.you_seat", lang, n=index + 1)
+        return f"{seat.name} ({you})" if seat.name else you
+    return str(seat.name or t("web", "lobby.seat_free", lang))
+
+
+def not_found_page(request: Request) -> HTMLResponse:
+    """The page a browser gets for an address that names nothing (the API keeps JSON)."""
+    lang = page_lang(request)
+    return _render(
+        request,
+        "error.html",
+        status=404,
+        title=t("web", "error.not_found_title", lang),
+        message=t("web", "error.not_found", lang),
+    )
 
 
 @router.get("/lang/{lang}")
@@ -166,6 +270,7 @@ def rules_page(request: Request, game: str, preset: str | None = None) -> HTMLRe
         return _render(
             request, "error.html", status=404, message=t("web", "error.no_sheet", lang, game=game)
         )
+    sources = [p.source for p in rules_class.PRESETS.values() if p.name == name and p.source]
     return _render(
         request,
         "rules.html",
@@ -173,6 +278,7 @@ def rules_page(request: Request, game: str, preset: str | None = None) -> HTMLRe
         preset=name,
         presets=list(rules_class.PRESETS),
         sections=sections,
+        sources=sources,
     )
 
 
@@ -189,12 +295,42 @@ def sheet(game: str, rules: Any, lang: str) -> list[tuple[str, list[str]]]:
         return []
     sections = getattr(module, "sheet_sections", None)
     if callable(sections):
-        return [(str(h), [str(p) for p in ps]) for h, ps in sections(rules, lang)]
+        return [
+            (str(h), [_in_words(game, str(p), lang) for p in ps]) for h, ps in sections(rules, lang)
+        ]
+    # a plain-text sheet: its title, a blank line, the rules, a blank line, its source.
+    # The page names the game and preset itself and lists the sources as footnotes.
     text = str(module.rules_sheet(rules, lang))
-    paragraphs = [p.strip() for p in text.split("\n") if p.strip()]
+    blocks = [
+        [line.strip() for line in block.split("\n") if line.strip()] for block in text.split("\n\n")
+    ]
+    blocks = [b for b in blocks if b]
+    if len(blocks) >= 3:
+        blocks = blocks[1:-1]
+    elif len(blocks) == 2:
+        blocks = blocks[1:]
+    paragraphs = [line for block in blocks for line in block]
     if not paragraphs:
         return []
-    return [(paragraphs[0], paragraphs[1:])]
+    return [(t("web", "rules.how_to_play", lang), paragraphs)]
+
+
+_SETTING = re.compile(r"^(?P<name>[a-z][a-z0-9_]*) = (?P<value>.+)$")
+
+
+def _in_words(game: str, paragraph: str, lang: str) -> str:
+    """A sheet's ``option = value`` line as the lobby names them (``Scoring: One point``)."""
+    found = _SETTING.match(paragraph)
+    if found is None:
+        return paragraph
+    name, value = found["name"], found["value"]
+    label = t("web", f"option.{game}.{name}", lang)
+    if label == f"option.{game}.{name}":
+        return paragraph
+    words = {"true": "lobby.yes", "false": "lobby.no", "none": "lobby.none"}
+    key = words.get(value.lower(), f"choice.{game}.{name}.{value.strip(chr(39))}")
+    shown = t("web", key, lang)
+    return f"{label}: {value if shown == key else shown}"
 
 
 # -- the replay viewer's engine end -------------------------------------------------------
@@ -216,6 +352,7 @@ def replay_steps(data: Any, lang: str = "en") -> dict[str, Any]:
         except AceyDeuceyError as exc:
             raise RecordError(exc.code, index=index, text=text, cause=exc) from None
         steps.append({"action": text, "observation": state.observation(None)})
+    state = record.apply_ending(state)  # a resigned or claimed game ends as its record says
     outcome = state.outcome() if state.is_terminal() else None
     return {
         "game": record.game,

@@ -16,6 +16,7 @@ from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.core.game import State
 from aceydeucey.core.registry import bot_names, make_bot
 from aceydeucey.core.table import seat_agent
+from aceydeucey.server.errors import is_outage
 from aceydeucey.server.fairness import FairChance
 from aceydeucey.server.live import (
     INLINE_STEPS,
@@ -23,6 +24,7 @@ from aceydeucey.server.live import (
     LiveTable,
     observe,
 )
+from aceydeucey.server.logs import fault
 from aceydeucey.server.store import SeqTaken
 from aceydeucey.server.tablelog import TableLog
 
@@ -133,6 +135,7 @@ class Runner(TableLog):
             paced = self.settings.bot_delay > 0
             if self._next_is_bot(t) and paced:
                 await asyncio.sleep(self.settings.bot_delay)
+            away = False
             async with t.lock:
                 try:  # a stale copy fails its append (SeqTaken) and catches up then
                     items = await self._plan(t, [], INLINE_STEPS, bots=1 if paced else None)
@@ -141,15 +144,31 @@ class Runner(TableLog):
                 except SeqTaken:
                     await self._catch_up(t)
                     moved = True
-                except Exception:
-                    log.exception("table %s: automatic step failed", t.id)
-                    return
-            if not moved:
+                except Exception as exc:
+                    if not is_outage(exc):
+                        log.exception("table %s: automatic step failed", t.id)
+                        return
+                    fault("store_unavailable", exc, table=t.id)  # the table waits for it
+                    moved = away = True
+            if away:
+                await asyncio.sleep(self.settings.retry_after)
+            elif not moved:
                 break
             await asyncio.sleep(0)
         self._schedule_timer(t)
 
     def _schedule_timer(self, t: LiveTable) -> None:
+        """Set or stop the turn timer; whenever the deadline changes, every socket of the
+        table (seats and spectators) gets a ``clock`` message with it."""
+        before = t.deadline
+        self._set_timer(t)
+        if t.deadline != before:  # every viewer sees the running clock, and when it stops
+            clock: dict[str, Any] = {"type": "clock", "seq": t.seq, "deadline": t.deadline}
+            clock.update(seat=t.person_to_act(), now=self.clock())
+            for sub in self.hub.subscribers(t.id):
+                sub.send(clock)
+
+    def _set_timer(self, t: LiveTable) -> None:
         seconds = t.config.get("turn_seconds")
         seat = t.person_to_act()
         if not seconds or seat is None or self._stopping:
@@ -164,7 +183,15 @@ class Runner(TableLog):
 
     async def _expire(self, t: LiveTable, seq: int, seconds: float) -> None:
         await asyncio.sleep(seconds)
-        await self.timeout(t.id, seq)
+        while True:  # the store away: the timer fires again once it is back
+            try:
+                await self.timeout(t.id, seq)
+                return
+            except Exception as exc:
+                if not is_outage(exc) or self._stopping:
+                    raise
+                fault("store_unavailable", exc, table=t.id)
+                await asyncio.sleep(self.settings.retry_after)
 
     async def timeout(self, table_id: str, seq: int) -> bool:
         """The turn timer ran out at ``seq``: the seat passes, or a bot plays for it."""

@@ -37,9 +37,17 @@ from typing import Any
 
 from aceydeucey.server.chat import Chat
 from aceydeucey.server.live import LiveTable, SeatInfo, hash_token, observe
+from aceydeucey.server.lobby import LOBBY_IDLE_SECONDS
 from aceydeucey.server.pubsub import LocalBroadcaster, Subscriber
 
-__all__ = ["LiveTable", "SeatInfo", "TableService", "hash_token", "observe"]
+__all__ = [
+    "LOBBY_IDLE_SECONDS",
+    "LiveTable",
+    "SeatInfo",
+    "TableService",
+    "hash_token",
+    "observe",
+]
 
 log = logging.getLogger("aceydeucey.server")
 

@@ -1,10 +1,18 @@
-"""Server settings: where the store is, Redis, limits and the tables' defaults."""
+"""Server settings: where the store is, Redis, limits and the tables' defaults.
+
+One ``pydantic-settings`` model read from the environment: every field is
+``ACEYDEUCEY_<FIELD>`` (``ACEYDEUCEY_CLAIM_AFTER=120``); the store and Redis also
+answer to the usual ``DATABASE_URL`` and ``REDIS_URL``.  Keyword arguments (the
+command line's flags, the tests) win over the environment.
+"""
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import AliasChoices, Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 __all__ = ["Settings", "default_database_url", "normalize_database_url"]
 
@@ -37,48 +45,94 @@ def default_database_url() -> str:
     return f"sqlite+aiosqlite:///{folder / 'tables.sqlite3'}"
 
 
-@dataclass
-class Settings:
-    """Everything ``create_app`` needs; ``from_env`` reads ``DATABASE_URL`` and ``REDIS_URL``."""
+#: The shortest ``claim_after`` a table may set: an opponent's page reconnects within a
+#: few seconds after a network hiccup or a reload, and must not lose the game meanwhile.
+MIN_CLAIM_AFTER = 15.0
 
-    database_url: str = field(default_factory=default_database_url)
-    redis_url: str | None = None
+
+class Settings(BaseSettings):
+    """Everything ``create_app`` needs (``ACEYDEUCEY_*`` environment variables, or keywords)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="ACEYDEUCEY_",
+        env_ignore_empty=True,  # REDIS_URL="" means none, as it always did
+        populate_by_name=True,
+        extra="ignore",
+        validate_assignment=True,
+    )
+
+    database_url: str = Field(
+        default_factory=default_database_url,
+        validation_alias=AliasChoices("database_url", "ACEYDEUCEY_DATABASE_URL", "DATABASE_URL"),
+    )
+    redis_url: str | None = Field(
+        None, validation_alias=AliasChoices("redis_url", "ACEYDEUCEY_REDIS_URL", "REDIS_URL")
+    )
     #: PostgreSQL schema to use (``search_path``); ``None`` is the server's default.
     database_schema: str | None = None
     #: Run the migrations at start-up (the CLI runs them once before starting workers).
     migrate: bool = True
     #: Largest HTTP request body and WebSocket message accepted, in bytes.
-    max_body: int = 16 * 1024
-    max_message: int = 4 * 1024
+    max_body: int = Field(16 * 1024, ge=256)
+    max_message: int = Field(4 * 1024, ge=256)
     #: Largest body a page accepts (a record uploaded to the replay viewer).
-    max_upload: int = 4 * 1024 * 1024
+    max_upload: int = Field(4 * 1024 * 1024, ge=1024)
+    #: Deepest JSON nesting accepted in a body or a message (a record needs about 6).
+    max_json_depth: int = Field(32, ge=4, le=200)
     #: Chat: longest message (characters), and at most ``chat_burst`` per ``chat_window`` s.
     chat_max_length: int = 200
     chat_burst: int = 5
     chat_window: float = 10.0
-    #: Seconds an opponent must have been away before the seat can be claimed.
+    #: Seconds an opponent must have been away before the seat can be claimed (the
+    #: default, and the shortest a table may choose).
     claim_after: float = 60.0
+    min_claim_after: float = Field(MIN_CLAIM_AFTER, ge=0)
     #: Pause before each bot move (seconds), so people can follow a bot's play.
     bot_delay: float = 0.0
     #: Longest nickname.
     max_name: int = 24
+    #: Origins (``scheme://host[:port]``) besides the server's own that may call
+    #: state-changing routes and open sockets (a comma-separated list in the environment).
+    allowed_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    #: Rate limits (the ``limits`` notation: ``"20/minute"``, ``"5 per 10 seconds"``);
+    #: per client address for creating tables and taking seats, per socket (or seat
+    #: token over HTTP) for refused actions and for messages, per client address for
+    #: wrong tokens.
+    rate_create: str = "60/minute"
+    rate_join: str = "120/minute"
+    rate_act: str = "10/second"
+    rate_message: str = "30/second"
+    rate_wrong_token: str = "20/minute"
+    #: Turn rate limits off (benchmarks that drive thousands of tables from one address).
+    rate_limits: bool = True
+    #: Seconds a client is told to wait (``Retry-After``) while the store is unreachable.
+    retry_after: int = Field(5, ge=1)
+    #: Send ``Secure`` on the seat cookie (set it behind HTTPS).
+    secure_cookies: bool = False
+
+    @field_validator("database_url", mode="after")
+    @classmethod
+    def _driver(cls, value: str) -> str:
+        return normalize_database_url(value)
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _origins(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = [part for part in value.split(",")]
+        if isinstance(value, list | tuple):
+            return [str(v).strip().rstrip("/").lower() for v in value if str(v).strip()]
+        return value
+
+    @model_validator(mode="after")
+    def _claim_floor(self) -> Settings:
+        if self.claim_after < self.min_claim_after:
+            raise ValueError(
+                f"claim_after {self.claim_after} is below min_claim_after {self.min_claim_after}"
+            )
+        return self
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
-        env: dict[str, object] = {}
-        if os.environ.get("DATABASE_URL"):
-            env["database_url"] = os.environ["DATABASE_URL"]
-        if os.environ.get("REDIS_URL"):
-            env["redis_url"] = os.environ["REDIS_URL"]
-        if os.environ.get("ACEYDEUCEY_DATABASE_SCHEMA"):
-            env["database_schema"] = os.environ["ACEYDEUCEY_DATABASE_SCHEMA"]
-        if os.environ.get("ACEYDEUCEY_MIGRATE") == "0":
-            env["migrate"] = False
-        if os.environ.get("ACEYDEUCEY_BOT_DELAY"):
-            env["bot_delay"] = float(os.environ["ACEYDEUCEY_BOT_DELAY"])
-        if os.environ.get("ACEYDEUCEY_CLAIM_AFTER"):
-            env["claim_after"] = float(os.environ["ACEYDEUCEY_CLAIM_AFTER"])
-        env.update({k: v for k, v in overrides.items() if v is not None})
-        if isinstance(env.get("database_url"), str):
-            env["database_url"] = normalize_database_url(str(env["database_url"]))
-        return cls(**env)  # type: ignore[arg-type]
+        """The environment's settings, with every override that is not ``None`` on top."""
+        return cls.model_validate({k: v for k, v in overrides.items() if v is not None})

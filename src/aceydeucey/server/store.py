@@ -199,13 +199,15 @@ class Store:
             return [r[0] for r in await conn.execute(query)]
 
     async def lobby(self, limit: int = 200) -> list[dict[str, Any]]:
-        """Public tables waiting or playing, newest first, each with its taken seats."""
+        """Public tables waiting or playing, newest first, each with its taken seats and
+        ``last_at``: the time of its last action, seat taken or creation."""
         query = (
             sa.select(
                 tables.c.id,
                 tables.c.game,
                 tables.c.rules,
                 tables.c.seat_kinds,
+                tables.c.config,
                 tables.c.status,
                 tables.c.created_at,
             )
@@ -217,16 +219,27 @@ class Store:
             rows = [dict(r._mapping) for r in await conn.execute(query)]
             ids = [r["id"] for r in rows]
             taken: dict[str, dict[int, str]] = {}
+            last: dict[str, float] = {r["id"]: float(r["created_at"]) for r in rows}
             if ids:
                 found = await conn.execute(
-                    sa.select(seats.c.table_id, seats.c.seat, seats.c.name).where(
-                        seats.c.table_id.in_(ids)
-                    )
+                    sa.select(
+                        seats.c.table_id, seats.c.seat, seats.c.name, seats.c.joined_at
+                    ).where(seats.c.table_id.in_(ids))
                 )
-                for table_id, seat, name in found:
+                for table_id, seat, name, joined_at in found:
                     taken.setdefault(table_id, {})[seat] = name
+                    last[table_id] = max(last[table_id], float(joined_at))
+                acted = await conn.execute(
+                    sa.select(log.c.table_id, sa.func.max(log.c.at))
+                    .where(log.c.table_id.in_(ids))
+                    .group_by(log.c.table_id)
+                )
+                for table_id, at in acted:
+                    if at is not None:
+                        last[table_id] = max(last[table_id], float(at))
         for r in rows:
             r["taken"] = taken.get(r["id"], {})
+            r["last_at"] = last[r["id"]]
         return rows
 
     # -- seats ----------------------------------------------------------------------------

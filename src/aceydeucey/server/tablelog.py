@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from aceydeucey.core.endings import Ending, end
 from aceydeucey.core.game import State
 from aceydeucey.core.registry import load_game
 from aceydeucey.server.errors import ServerError
@@ -84,7 +85,12 @@ class TableLog(Views):
         elif entry.kind == "resign":
             others = [s for s in range(t.game.num_players) if s != entry.seat]
             t.ended = {"termination": "resigned", "seat": entry.seat, "winners": others}
+            if entry.seat is not None and not t.state.is_terminal():
+                t.state = end(t.state, Ending.RESIGNED, entry.seat)  # the game's own ending
         elif entry.kind == "claim":
+            absent = (entry.data or {}).get("absent")
+            if isinstance(absent, int) and not t.state.is_terminal():
+                t.state = end(t.state, Ending.CLAIMED, absent)
             t.ended = {
                 "termination": "claimed",
                 "seat": entry.seat,

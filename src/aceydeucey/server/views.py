@@ -96,13 +96,7 @@ class Views(ServiceBase):
         record = Record.start(t.game, names)
         record.actions = [e.text for e in t.entries if e.is_action]
         record.fairness = t.chance().fairness(reveal=t.over)
-        record.finish(t.state)
-        if record.result is not None:
-            outcome = t.state.outcome()
-            if outcome is not None:
-                record.result.update(termination=outcome.termination, winners=list(outcome.winners))
-            if t.ended is not None:
-                record.result.update(t.ended)
+        record.finish(t.state)  # the result, and the ending of a resigned or claimed game
         return record
 
     def events_since(self, t: LiveTable, since: int) -> list[dict[str, Any]]:

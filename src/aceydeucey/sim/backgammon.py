@@ -11,15 +11,14 @@ Whole games of random self-play run inside one Numba kernel
 Each decision picks uniformly among the distinct legal plays of the dice in
 hand (the same distribution as ``RandomAgent`` choosing among the contract's
 ``legal_actions()``), and the named double after a 1-2 uniformly among the six.
-The turn structure is the one of ``BackgammonState``: roll-off, rolls, one
-decision per play (a forced pass included), the 1-2 bonus, complements and
-extra rolls, so the counts match a game played through the contract API
-(``tests/backgammon/test_sim.py`` compares the two).
+The turn structure is the engine's own turn step (:mod:`aceydeucey.backgammon.turn`,
+compiled): roll-off, rolls, one decision per play (a forced pass included), the
+1-2 bonus, complements, extra rolls and dice passed on, so the counts match a game
+played through the contract API (``tests/backgammon/test_sim.py`` and
+``test_turn.py`` compare the two).
 
 Options are the game's (``variant`` and any option of
-:class:`~aceydeucey.backgammon.rules.BackgammonRules`).  The kernel covers every
-option but one: ``must_use_max_dice=False`` (free choice of how many dice to
-play) raises :class:`RulesError` naming it.
+:class:`~aceydeucey.backgammon.rules.BackgammonRules`): the kernels play every one.
 
 :func:`simulate` returns a :class:`SimSummary`: counts are ints, shares and
 means are exact :class:`~fractions.Fraction` values; only the timing is a float.
@@ -41,10 +40,10 @@ import numpy as np
 from aceydeucey.backgammon.board import long_start, off_board_start, standard_start
 from aceydeucey.backgammon.generate import fast_params, to_board
 from aceydeucey.backgammon.rules import BackgammonRules
-from aceydeucey.core.errors import ArgumentError, RulesError
+from aceydeucey.core.errors import ArgumentError
 from aceydeucey.sim import playouts as kernel
 
-__all__ = ["SimSummary", "check_supported", "playouts", "simulate"]
+__all__ = ["SimSummary", "playouts", "simulate"]
 
 #: Columns of the array :func:`playouts` returns.
 WINNER, POINTS, DECISIONS, ROLLS, FIRST = range(5)
@@ -171,7 +170,6 @@ def playouts(
     Columns: winner seat, points won, decisions, chance events, first seat.
     Game ``g`` depends only on ``(seed, g)``.
     """
-    check_supported(rules)
     return kernel.play_games(
         _start(rules), fast_params(rules), kernel.game_params_of(rules), games, seed,
         max_decisions=max_decisions, parallel=parallel,
@@ -181,15 +179,6 @@ def playouts(
 def warm_up(rules: BackgammonRules, *, parallel: bool = False) -> None:
     """Compile (or load from the cache) the kernels, so timings exclude it."""
     playouts(rules, 2, 0, parallel=parallel)
-
-
-def check_supported(rules: BackgammonRules) -> None:
-    """Raise RulesError naming the first option the batch simulator cannot play."""
-    unsupported = (("must_use_max_dice", True),)
-    for name, default in unsupported:
-        value = getattr(rules, name)
-        if value != default:
-            raise RulesError("bg.sim.unsupported", option=name, value=value, default=default)
 
 
 # -- helpers -------------------------------------------------------------------------

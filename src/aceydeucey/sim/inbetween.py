@@ -24,7 +24,8 @@ Strategies (``STRATEGY_NAMES``), the same decisions as the agents of the same na
 ``random`` (uniform over the legal actions: a pass or each stake), ``ev``
 (``inbetween.bots.ExpectedValueBot``: the largest stake when the exact expected value of
 the cards still in the stock is positive, else a pass), ``kelly``, ``cautious`` and
-``session`` (``inbetween.strategies``; ``session``'s search is in ``inbetween_session``).
+``session`` (``inbetween.strategies``; ``session`` in ``inbetween_bots``, its search in
+``inbetween_session``).
 In a guide session every card dealt is face up, so the cards a counting bot has not seen
 are exactly the stock.
 
@@ -52,6 +53,7 @@ many sessions, their exact totals and the figures: ``sim.inbetween_runs``.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -61,6 +63,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
+from aceydeucey import kernels
 from aceydeucey.core.errors import ArgumentError, RulesError
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.strategies import CAUTIOUS_SHARE, CAUTIOUS_SPREAD
@@ -78,6 +81,7 @@ __all__ = [
     "deck_orders",
     "play_sessions",
     "raw_draws",
+    "warm_up",
 ]
 
 #: Strategies the kernel plays, by code (their index).
@@ -117,9 +121,14 @@ _CAPS = {"cover": 0, "chips": 1, "none": 2}
 _FIRST_LIMITS = {"pot": 0, "half-pot": 1, "ante": 2}
 
 
+@functools.cache
+def _guide() -> Rules:
+    return Rules.resolve(preset="guide")
+
+
 def check_supported(rules: Rules) -> None:
     """Raise ``RulesError("sim.unsupported_option")`` for an option the kernel does not play."""
-    guide = Rules.resolve(preset="guide")
+    guide = _guide()
     for f in dataclasses.fields(Rules):
         value = getattr(rules, f.name)
         if f.name not in SUPPORTED_OPTIONS and value != getattr(guide, f.name):
@@ -364,6 +373,31 @@ def _raw(
 
 
 # -- the Python side ------------------------------------------------------------------------
+
+#: holds the outcome of the kernels' build once :func:`play_sessions` has asked for it
+_BUILT: list[bool] = []
+
+
+def warm_up() -> None:
+    """Compile the kernels (or load them from Numba's cache) by calling each once.
+
+    The function of ``aceydeucey.kernels``' target ``inbetween``, run by its build
+    process: one short session of every preset the simulator plays (a preset it
+    refuses is skipped), one with given decks, and the generator alone.
+    """
+    from aceydeucey.inbetween.rules import PRESET_NAMES
+
+    for preset in PRESET_NAMES:
+        try:
+            rules = Rules.resolve(preset=preset)
+            play_sessions(rules, [STRATEGY_NAMES[s % 5] for s in range(rules.players)], 2)
+        except RulesError:
+            continue
+    rules = Rules.resolve(players=len(STRATEGY_NAMES))
+    play_sessions(rules, STRATEGY_NAMES, 1, decks=deck_orders(rules, 1)[0])
+    raw_draws(8, 8)
+
+
 def _blocks(sessions: int) -> int:
     """Work blocks for the threads (a few per thread, so that uneven sessions even out)."""
     return max(1, min(sessions, numba.get_num_threads() * 8))
@@ -440,7 +474,12 @@ def play_sessions(
     ``max_hands`` hands (by default ``rounds * players``, the most the rules allow, so
     only a defect can reach it) raises ``ArgumentError("sim.hand_limit")``; a pot or a
     seat's chips beyond :data:`CHIP_LIMIT` raises ``RulesError("sim.chip_limit")``.
+
+    The first call after a fresh install waits for the kernels' compilation, which runs
+    in a separate process and says so on the terminal (``aceydeucey.kernels``).
     """
+    if not _BUILT:
+        _BUILT.append(kernels.build("inbetween"))
     check_supported(rules)
     n = rules.players
     if len(strategies) != n:

@@ -34,6 +34,7 @@ from typing import Any
 import numba
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
 from aceydeucey.core.errors import ArgumentError
 from aceydeucey.inbetween.rules import Rules
@@ -106,16 +107,6 @@ class StrategyStats:
         }
 
 
-def _square_sum(values: npt.NDArray[np.int64]) -> int:
-    """The exact sum of squares (int64 where it cannot overflow, else Python integers)."""
-    if not values.size:
-        return 0
-    top = int(np.abs(values).max())
-    if top * top * values.size < 2**62:
-        return int(np.dot(values, values))
-    return sum(v * v for v in values.tolist())
-
-
 class Accumulator:
     """Exact totals of a run's sessions, by strategy; batches :meth:`add`, jobs ``+``.
 
@@ -149,29 +140,33 @@ class Accumulator:
             raise ArgumentError("sim.mixed_runs")
         self.players = n
         self.sessions += batch.sessions
-        self.hands += int(batch.hands.sum())
         self.seconds += batch.seconds
-        for e, count in enumerate(np.bincount(batch.ended, minlength=len(ENDINGS)).tolist()):
+        m = len(self.strategies)
+        which = np.array([self.strategies.index(s) for s in batch.strategies], dtype=np.int64)
+        hands, ended, seats, balance, high, low, ties, outcomes = _batch_totals(
+            batch.chips, batch.pot, batch.hands, batch.ended, batch.tally,
+            batch.seat_strategy, which, m, len(ENDINGS),
+        )  # fmt: skip
+        self.hands += int(hands)
+        for e, count in enumerate(ended.tolist()):
             self.ended[e] += count
+        for i in range(m):
+            self.seats[i] += int(seats[i])
+            self.balance[i] += int(balance[i])
+            self.balance2[i] += (int(high[i]) << _CARRY_BITS) + int(low[i])
+            self.ties[i] = _plus(self.ties[i], ties[i].tolist())
+            for o, count in enumerate(outcomes[i].tolist()):
+                self.outcomes[i][o] += count
+        if not self.keep:
+            return
         scaled = batch.chips * n + batch.pot[:, None]
-        top = batch.chips == batch.chips.max(axis=1, keepdims=True)
-        shared = np.broadcast_to(top.sum(axis=1, keepdims=True), top.shape)
         for i, name in enumerate(self.strategies):
             index = [j for j, s in enumerate(batch.strategies) if s == name]
-            mask = np.isin(batch.seat_strategy, index)
-            values = scaled[mask]
-            self.seats[i] += int(values.size)
-            self.balance[i] += int(values.sum())
-            self.balance2[i] += _square_sum(values)
-            ties = np.bincount(shared[mask & top], minlength=n + 1).tolist()
-            self.ties[i] = _plus(self.ties[i], ties)
-            for o, count in enumerate(batch.tally[mask].sum(axis=0).tolist()):
-                self.outcomes[i][o] += int(count)
-            if self.keep:
-                keys, counts = np.unique(values, return_counts=True)
-                hist = self.histogram[i]
-                for v, c in zip(keys.tolist(), counts.tolist(), strict=True):
-                    hist[v] = hist.get(v, 0) + c
+            values = scaled[np.isin(batch.seat_strategy, index)]
+            keys, counts = np.unique(values, return_counts=True)
+            hist = self.histogram[i]
+            for v, c in zip(keys.tolist(), counts.tolist(), strict=True):
+                hist[v] = hist.get(v, 0) + c
 
     def __add__(self, other: Accumulator) -> Accumulator:
         same = other.strategies == self.strategies and other.keep == self.keep
@@ -253,6 +248,62 @@ class Accumulator:
         keys = np.array(sorted(hist), dtype=np.int64)
         counts = np.array([hist[k] for k in keys.tolist()], dtype=np.int64)
         return keys / (self.players or 1), counts
+
+
+#: The sums of squares are carried in two int64 words: ``high << _CARRY_BITS`` plus ``low``.
+_CARRY_BITS = 62
+
+
+@njit(cache=True)
+def _batch_totals(
+    chips: npt.NDArray[np.int64],
+    pot: npt.NDArray[np.int64],
+    hands: npt.NDArray[np.int64],
+    ended: npt.NDArray[np.int64],
+    tally: npt.NDArray[np.int32],
+    seat_strategy: npt.NDArray[np.int64],
+    which: npt.NDArray[np.int64],
+    m: int,
+    endings: int,
+) -> tuple[Any, ...]:
+    """One pass over a batch: its hands, endings, and per strategy (``which`` maps the
+    batch's strategy index to the accumulator's) the seat-sessions, the sum of ``players *
+    balance`` and of its square (exact, as two words), the wins by how many seats shared
+    the lead, and the hands by outcome."""
+    g_count, n = chips.shape
+    total_hands = 0
+    ends = np.zeros(endings, dtype=np.int64)
+    seats = np.zeros(m, dtype=np.int64)
+    balance = np.zeros(m, dtype=np.int64)
+    high = np.zeros(m, dtype=np.int64)
+    low = np.zeros(m, dtype=np.int64)
+    ties = np.zeros((m, n + 1), dtype=np.int64)
+    outcomes = np.zeros((m, tally.shape[2]), dtype=np.int64)
+    carry = np.int64(1) << _CARRY_BITS
+    for g in range(g_count):
+        total_hands += hands[g]
+        ends[ended[g]] += 1
+        best = chips[g, 0]
+        for s in range(1, n):
+            best = max(best, chips[g, s])
+        shared = 0
+        for s in range(n):
+            if chips[g, s] == best:
+                shared += 1
+        for s in range(n):
+            i = which[seat_strategy[g, s]]
+            v = chips[g, s] * n + pot[g]
+            seats[i] += 1
+            balance[i] += v
+            low[i] += v * v
+            if low[i] >= carry:
+                low[i] -= carry
+                high[i] += 1
+            if chips[g, s] == best:
+                ties[i, shared] += 1
+            for o in range(tally.shape[2]):
+                outcomes[i, o] += tally[g, s, o]
+    return total_hands, ends, seats, balance, high, low, ties, outcomes
 
 
 def _plus(a: list[int], b: list[int]) -> list[int]:

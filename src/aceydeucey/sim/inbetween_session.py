@@ -17,7 +17,7 @@ This is one step of policy improvement over ``ev`` by rollouts, as Tesauro and G
 did for backgammon ("On-line policy improvement using Monte-Carlo search", NIPS 1996).
 Two approximations: the playouts do not remove the third card from the stock, and the
 opponents are assumed to play ``ev``.  The playouts' seed is a function of the decision's
-public facts, so the kernel and the agent (``inbetween.strategies.SessionBot``) decide
+public facts, so the kernel and the agent (``sim.inbetween_bots.SessionBot``) decide
 alike.
 """
 

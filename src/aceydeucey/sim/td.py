@@ -1,15 +1,15 @@
 """TD(λ) self-play training of the backgammon evaluator (:mod:`aceydeucey.backgammon.net`).
 
 Whole games run inside one Numba loop on the move-generation kernel
-(:func:`~aceydeucey.backgammon.kernel._generate`), with the turn structure of
-the game (and of :mod:`aceydeucey.sim.playouts`, whose helpers it uses: the
-dice, the per-game seed, the scoring): the roll-off, the opening roll, the 1-2
-bonus with its named double and the roll after it, natural doubles' extra
-rolls where the rules give them.  Both sides are the same network.  Every
-decision is greedy at 0-ply: each legal play's resulting position is encoded
-for the side that acts next (the opponent, or the mover again before a named
-double or an extra roll) and the play with the best equity for the mover is
-made; the named double after a 1-2 is the best of all six doubles' plays.
+(:func:`~aceydeucey.backgammon.kernel._generate`), every event going through the
+game's own turn step (:func:`aceydeucey.backgammon.turn.step`, compiled), as in
+:mod:`aceydeucey.sim.playouts` (whose helpers it uses: the dice, the per-game
+seed, the scoring).  Both sides are the same network.  Every decision is greedy
+at 0-ply: each legal play's resulting position is encoded for the side that acts
+next, as the turn step says (the opponent, or the mover again before the double
+after a 1-2, an extra roll or a complement, or the opponent playing the dice
+passed on), and the play with the best equity for the mover is made; a named
+double after a 1-2 is the best of all six doubles' plays, a rolled one is drawn.
 
 Learning is Sutton's TD(λ) on every output at once, all values taken from
 seat 0's side (the other side's outputs are turned round by the output set's
@@ -22,11 +22,8 @@ index ``g``, and game ``g`` draws its dice from its own stream (the seed of
 ``train(N)`` and ``train(N/2)`` resumed for ``N/2`` more give the same weights
 bit for bit.
 
-Rules the loop covers: every move-generation option, both openings, the 1-2
-bonus (named doubles, chain limit, both or one die, full or any named double),
-natural doubles' extra rolls and every scoring.  Entry and bar gates, rolled
-doubles after a 1-2, complements and dice passed to the opponent are refused
-(``bg.train.unsupported``).
+The loop covers every option the game plays: the turn step's and the move
+generator's (free choice of how many dice to play included).
 """
 
 from __future__ import annotations
@@ -52,6 +49,7 @@ from aceydeucey.backgammon.kernel import (
     _flip_into,
     _generate,
     move_params_of,
+    turn_step,
 )
 from aceydeucey.backgammon.net import (
     MAX_ACTIVE,
@@ -62,28 +60,48 @@ from aceydeucey.backgammon.net import (
     output_set_of,
 )
 from aceydeucey.backgammon.rules import BackgammonRules
+from aceydeucey.backgammon.turn import (
+    EV_DOUBLE,
+    EV_NEW,
+    EV_OPENING,
+    EV_PLAY,
+    EV_ROLL,
+    G_NAMED,
+    G_SCORING,
+    N_TURN,
+    PH_DOUBLE,
+    PH_PLAY,
+    PH_ROLL,
+    PLAY_ENDS,
+    PLAY_FROM_BAR,
+    T_BAR_OPEN,
+    T_DICE,
+    T_GATE,
+    T_MOVER,
+    T_N,
+    T_PHASE,
+    game_params_of,
+)
 from aceydeucey.core.errors import ArgumentError
 from aceydeucey.sim.playouts import (
-    G_ACEY,
-    G_ACEY_BOTH,
-    G_ACEY_FULL,
-    G_CHAIN_LIMIT,
-    G_DOUBLES_REROLL,
-    G_OPENING,
-    G_SCORING,
+    _NO_TRACE,
     SCORE_PER_CHECKER,
+    TRACE_DOUBLE,
+    TRACE_OPENING,
+    TRACE_PLAY,
+    TRACE_ROLL,
     _game_seed,
     _roll,
     _score,
-    game_params_of,
+    _trace,
 )
 
 __all__ = [
     "Hyper",
     "TrainStats",
-    "check_trainable",
     "play_match",
     "start_board",
+    "trace_game",
     "train",
     "train_games",
 ]
@@ -125,23 +143,6 @@ class TrainStats:
         return float(self.rows[:, S_DECISIONS].mean()) if self.games else 0.0
 
 
-def check_trainable(rules: BackgammonRules) -> None:
-    """Refuse rules the training loop does not cover (``bg.train.unsupported``)."""
-    unsupported = {
-        "entry_gate": rules.entry_gate != "none",
-        "bar_reentry_gate": rules.bar_reentry_gate != "none",
-        "acey_doubles_choice": rules.acey_deucey and rules.acey_doubles_choice != "named",
-        "doubles_plus_complement": rules.doubles_plus_complement,
-        "unplayable_remainder": rules.unplayable_remainder != "forfeit",
-        "must_use_max_dice": not rules.must_use_max_dice,
-    }
-    for option, bad in unsupported.items():
-        if bad:
-            raise ArgumentError(
-                "bg.train.unsupported", option=option, value=str(getattr(rules, option))
-            )
-
-
 def train_games(
     net: Network,
     rules: BackgammonRules,
@@ -157,7 +158,6 @@ def train_games(
 
     ``on_chunk(done)`` is called after every ``chunk`` games (for progress bars).
     """
-    check_trainable(rules)
     spec = net.spec
     perm, comp, coef = spec.arrays()
     mparams = move_params_of(rules)
@@ -173,7 +173,7 @@ def train_games(
             weights, weights, -1, True,
             perm, comp, coef, spec.bias, 0 if spec.name == "points" else 1,
             start, mparams, gparams, first_game + done, n, seed, alphas, hyper.lam,
-            rows[done : done + n], *work.arrays,
+            rows[done : done + n], *work.arrays, _NO_TRACE,
         )  # fmt: skip
         if status < 0:
             raise RuntimeError("fast move generation overflowed its result table")
@@ -220,7 +220,6 @@ def train(
     ``evaluate`` is called; ``on_games(n)`` reports the games done in this run.
     """
     rules = BackgammonRules.resolve(variant=variant)
-    check_trainable(rules)
     if resume is not None:
         net = Network.load(resume)
         if net.variant != variant:
@@ -287,7 +286,6 @@ def play_match(
     played once with ``net`` in seat 0 and once in seat 1 (the same dice as long as the
     random player's draws do not shift them).  Rows: pair ``i``'s two games side by side.
     """
-    check_trainable(rules)
     spec = net.spec
     if opponent is not None and opponent.outputs != net.outputs:
         raise ArgumentError("bg.net.outputs", first=net.outputs, second=opponent.outputs)
@@ -307,12 +305,41 @@ def play_match(
         status = _run_chunk(
             a, b, random_seat, False, perm, comp, coef, spec.bias, kind,
             start, mparams, gparams, first_pair, pairs, seed, alphas, 0.0, rows, *work.arrays,
+            _NO_TRACE,
         )  # fmt: skip
         if status < 0:
             raise RuntimeError("fast move generation overflowed its result table")
         sign = np.where(rows[:, S_WINNER] == side, 1, -1)
         result[:, side] = sign * rows[:, S_POINTS]
     return result
+
+
+def trace_game(
+    net: Network,
+    rules: BackgammonRules,
+    seed: int,
+    *,
+    first_game: int = 0,
+    max_events: int = 20_000,
+) -> tuple[np.ndarray[Any, np.dtype[np.int64]], np.ndarray[Any, np.dtype[np.int64]]]:
+    """Game ``first_game`` of ``seed`` as :func:`play_match` plays it for ``net`` against
+    itself (no learning), event by event: ``(stats_row, events)``, the events in the rows
+    of :func:`aceydeucey.sim.playouts.trace_game` (a play's ``y`` is -1: the plays open
+    are not counted)."""
+    spec = net.spec
+    perm, comp, coef = spec.arrays()
+    work = _Work(0, spec.size)
+    weights = (net.w1, net.b1, net.w2, net.b2)
+    rows = np.zeros((1, N_STATS), dtype=np.int64)
+    trace = np.zeros((max_events, 4 + SLOTS), dtype=np.int64)
+    n = _run_chunk(
+        weights, weights, -1, False, perm, comp, coef, spec.bias,
+        0 if spec.name == "points" else 1, start_board(rules), move_params_of(rules),
+        game_params_of(rules), first_game, 1, seed, np.zeros(1), 0.0, rows, *work.arrays, trace,
+    )  # fmt: skip
+    if n < 0:
+        raise RuntimeError("fast move generation overflowed its result table")
+    return rows[0], trace[:n]
 
 
 class _Work:
@@ -367,38 +394,65 @@ def _won(board: Any, scoring: int, kind: int, tmp: Any, res: Any) -> None:
 
 @njit(cache=True)
 def _choose(
-    board: Any, dice: Any, flip_next: bool, pending_next: int,
+    board: Any, turn: Any, gparams: Any,
     w1: Any, b1: Any, w2: Any, b2: Any, perm: Any, comp: Any, coef: Any, bias: float,
     kind: int, scoring: int, mparams: Any,
     pos: Any, moves: Any, meta: Any, table: Any, keep: Any, work: Any, aux: Any,
     idx: Any, val: Any, hid: Any, out: Any, res: Any, tmp: Any, best_board: Any,
-    flip_if_used: int, rand: bool,
-) -> tuple[float, int, int]:  # fmt: skip
-    """The best play of ``dice`` for the mover at 0-ply, copied into ``best_board``.
+    hand: Any, after: Any, rand: bool,
+) -> tuple[float, int, int, int]:  # fmt: skip
+    """The best play of the dice in hand (turn record ``turn``, at a play) for the mover
+    at 0-ply, copied into ``best_board``.
 
-    Positions are evaluated for the side acting next: the opponent when
-    ``flip_next``, else the mover (with ``pending_next``); when ``flip_if_used``
-    is positive, a play using fewer dice than it passes the turn instead
-    (the reroll after a named double needs all four played).  Returns
-    ``(equity for the mover, dice used, outcome)``: outcome 1 when the best play
-    wins the game, 2 when it passes the turn, 0 when the mover acts again;
-    -1 on a kernel overflow.  With ``rand`` the play is drawn uniformly instead
-    (a random player, for evaluations) and its equity is 0.
+    Each resulting position is evaluated for the side the turn step says acts next
+    (the opponent when the mover changes, with a pending double when the double after
+    a 1-2 comes next), by one step on a copy of the record (``after``) for the plays of
+    each number of dice (all of them use the same number unless the dice are freely
+    chosen).  A closed gate (the mover's entry
+    gate, or the bar's with a checker on it) leaves only the pass.  Returns
+    ``(equity for the mover, dice used, whether a one-die play used the higher die,
+    outcome)``: outcome 1 when the best play wins the game, 0 otherwise, -1 on a
+    kernel overflow.  With ``rand`` the play is drawn uniformly instead (a random
+    player, for evaluations) and its equity is 0.
     """
-    k, used = _generate(board, dice, mparams, pos, moves, meta, table, keep, work, aux)
+    n = turn[T_N]
+    for i in range(n):
+        hand[i] = turn[T_DICE + i]
+    if turn[T_GATE + turn[T_MOVER]] == 0 or (board[24] > 0 and turn[T_BAR_OPEN] == 0):
+        for i in range(SLOTS):
+            pos[0, i] = board[i]
+        keep[0] = 0
+        meta[0, 1] = 0
+        meta[0, 2] = 0
+        k, used = 1, 0
+        gated = True
+    else:
+        k, used = _generate(board, hand[:n], mparams, pos, moves, meta, table, keep, work, aux)
+        gated = False
     if k <= 0:
-        return 0.0, 0, -1
-    flip = flip_next or (flip_if_used > 0 and used < flip_if_used)
-    pend = 0 if flip else pending_next
+        return 0.0, 0, 0, -1
     if rand:
-        row = pos[keep[np.random.randint(0, k)]]
+        pick = keep[0] if gated else keep[np.random.randint(0, k)]
+        row = pos[pick]
         for i in range(SLOTS):
             best_board[i] = row[i]
-        return 0.0, used, 1 if row[28] == 15 else (2 if flip else 0)
+        return 0.0, meta[pick, 1], meta[pick, 2], 1 if row[28] == 15 else 0
     best = -1e300
     best_outcome = 0
+    best_high = 0
+    best_used = used
+    stepped = -1  # the dice used by the plays the step last answered for
+    flip = False
+    pend = 0
     for j in range(k):
         row = pos[keep[j]]
+        if meta[keep[j], 1] != stepped:  # once, unless the dice are freely chosen
+            stepped = meta[keep[j], 1]
+            for i in range(N_TURN):
+                after[i] = turn[i]
+            turn_step(gparams, after, EV_PLAY, stepped, meta[keep[j], 2], 0)
+            flip = after[T_MOVER] != turn[T_MOVER]
+            pend = 1 if after[T_PHASE] == PH_DOUBLE else 0
         if row[28] == 15:
             _won(row, scoring, kind, tmp, res)
             outcome = 1
@@ -406,16 +460,18 @@ def _choose(
             nnz = features(row, flip, pend, idx, val)
             forward_sparse(idx, val, nnz, w1, b1, w2, b2, hid, out)
             _to_frame(out, flip, perm, comp, res)
-            outcome = 2 if flip else 0
+            outcome = 0
         eq = bias
         for q in range(res.shape[0]):
             eq += coef[q] * res[q]
         if eq > best:
             best = eq
             best_outcome = outcome
+            best_high = meta[keep[j], 2]
+            best_used = meta[keep[j], 1]
             for i in range(SLOTS):
                 best_board[i] = row[i]
-    return best, used, best_outcome
+    return best, best_used, best_high, best_outcome
 
 
 @njit(cache=True)
@@ -425,14 +481,17 @@ def _run_chunk(
     start: Any, mparams: Any, gparams: Any, first_game: int, games: int, seed: int,
     alphas: Any, lam: float, stats: Any,
     pos: Any, moves: Any, meta: Any, table: Any, keep: Any, work: Any, aux: Any,
-    ew1: Any, eb1: Any, ew2: Any, eb2: Any,
+    ew1: Any, eb1: Any, ew2: Any, eb2: Any, trace: Any,
 ) -> int:  # fmt: skip
     """Games ``first_game ..`` of ``seed``: seat 0 plays ``net_a``, seat 1 ``net_b``, except
     that seat ``random_seat`` (when 0 or 1) plays at random; with ``learn``, TD(λ) on
     ``net_a`` (self-play: pass the same network twice).  Each network is a tuple
     ``(w1, b1, w2, b2)``, updated in place.
 
-    Returns 0, or -1 on a kernel overflow.
+    Every event goes through the turn step; the TD states are the positions after
+    each decision, from the side that acts next.  The first game's events go to
+    ``trace`` (rows as :func:`aceydeucey.sim.playouts.trace_game` writes them, as many
+    as fit).  Returns their count, or -1 on a kernel overflow.
     """
     w1, b1, w2, b2 = net_a
     nh = b1.shape[0]
@@ -450,19 +509,17 @@ def _run_chunk(
     board = np.zeros(SLOTS, dtype=np.int8)
     cand = np.zeros(SLOTS, dtype=np.int8)
     best_board = np.zeros(SLOTS, dtype=np.int8)
-    two = np.empty(2, dtype=np.int64)
-    four = np.empty(4, dtype=np.int64)
+    hand = np.zeros(4, dtype=np.int64)
+    t = np.zeros(N_TURN, dtype=np.int64)
+    trial = np.zeros(N_TURN, dtype=np.int64)
+    after = np.zeros(N_TURN, dtype=np.int64)
     touched = np.zeros(N_INPUTS, dtype=np.bool_)
     rows_touched = np.zeros(N_INPUTS, dtype=np.int64)
-    opening = gparams[G_OPENING]
-    acey = gparams[G_ACEY] == 1
-    reroll_mode = gparams[G_DOUBLES_REROLL]
-    acey_both = gparams[G_ACEY_BOTH] == 1
-    acey_full = gparams[G_ACEY_FULL] == 1
-    chain_limit = gparams[G_CHAIN_LIMIT]
     scoring = gparams[G_SCORING]
-    full_named = 4 if acey_full else 0
+    named_is_decision = gparams[G_NAMED] == 1
+    tn = 0
     for gi in range(games):
+        tracing = gi == 0
         g = first_game + gi
         alpha = alphas[gi]
         np.random.seed(_game_seed(seed, g))
@@ -473,96 +530,101 @@ def _run_chunk(
             eb1[:, :] = 0.0
             ew2[:, :, :] = 0.0
             eb2[:, :] = 0.0
+        turn_step(gparams, t, EV_NEW, 0, 0, 0)
         a = _roll()
         b = _roll()
         while a == b:
             a = _roll()
             b = _roll()
-        seat = 0 if a > b else 1
-        first = True
-        chain = 0
-        pending = 0
-        next_pending = 0
+        if tracing:
+            tn = _trace(trace, tn, TRACE_OPENING, 0 if a > b else 1, a, b, board)
+        if turn_step(gparams, t, EV_OPENING, a, b, 0):
+            _flip_into(board, tmp)
+            for i in range(SLOTS):
+                board[i] = tmp[i]
         have_prev = False
         decisions = 0
         winner = -1
         points = 0
         nnz = 0
         while decisions < MAX_DECISIONS:
-            net = net_a if seat == 0 else net_b
-            rand = seat == random_seat
-            if pending == 1:
+            phase = t[T_PHASE]
+            if phase == PH_ROLL:
+                d1 = _roll()
+                d2 = _roll()
+                if d2 > d1:
+                    d1, d2 = d2, d1
+                if tracing:
+                    tn = _trace(trace, tn, TRACE_ROLL, t[T_MOVER], d1, d2, board)
+                turn_step(gparams, t, EV_ROLL, d1, d2, 0)
+                continue
+            if phase == PH_DOUBLE and not named_is_decision:
+                rolled = _roll()
+                if tracing:
+                    tn = _trace(trace, tn, TRACE_DOUBLE, t[T_MOVER], rolled, 0, board)
+                turn_step(gparams, t, EV_DOUBLE, rolled, 0, 0)
+                continue
+            if phase != PH_DOUBLE and phase != PH_PLAY:
+                break  # over (reached only through a win, handled below)
+            mover = t[T_MOVER]
+            net = net_a if mover == 0 else net_b
+            rand = mover == random_seat
+            from_bar = PLAY_FROM_BAR if board[24] > 0 else 0
+            if phase == PH_DOUBLE:
                 # name the double: the best play of all six (a random player draws one)
                 best = -1e300
                 outcome = 0
+                best_double = 0
+                used = 0
+                high = 0
                 for d in range(1, 7):
                     if rand and d > 1:
                         break
                     named = _roll() if rand else d
-                    for i in range(4):
-                        four[i] = named
-                    eq, _, oc = _choose(
-                        board, four, False, 0,
+                    for i in range(N_TURN):
+                        trial[i] = t[i]
+                    turn_step(gparams, trial, EV_DOUBLE, named, 0, 0)
+                    eq, u, h, oc = _choose(
+                        board, trial, gparams,
                         net[0], net[1], net[2], net[3], perm, comp, coef, bias, kind, scoring,
                         mparams, pos, moves, meta, table, keep, work, aux,
-                        idx, val, hid, out, res, tmp, cand, full_named, rand,
+                        idx, val, hid, out, res, tmp, cand, hand, after, rand,
                     )  # fmt: skip
                     if oc < 0:
                         return -1
                     if eq > best:
                         best = eq
                         outcome = oc
+                        best_double = named
+                        used = u
+                        high = h
                         for i in range(SLOTS):
                             best_board[i] = cand[i]
-                next_pending = 0
+                if tracing:
+                    tn = _trace(trace, tn, TRACE_DOUBLE, mover, best_double, 0, board)
+                turn_step(gparams, t, EV_DOUBLE, best_double, 0, 0)
                 decisions += 2  # the naming and the play
             else:
-                if first and opening == 0:
-                    d1, d2 = max(a, b), min(a, b)
-                else:
-                    d1 = _roll()
-                    d2 = _roll()
-                    if d2 > d1:
-                        d1, d2 = d2, d1
-                first = False
-                next_pending = 0
-                if d1 == d2:
-                    for i in range(4):
-                        four[i] = d1
-                    # an extra roll of natural doubles: always, or when all four are played
-                    need = 4 if reroll_mode == 1 else 0
-                    eq, _, outcome = _choose(
-                        board, four, reroll_mode == 0, 0,
-                        net[0], net[1], net[2], net[3], perm, comp, coef, bias, kind, scoring,
-                        mparams, pos, moves, meta, table, keep, work, aux,
-                        idx, val, hid, out, res, tmp, best_board, need, rand,
-                    )  # fmt: skip
-                else:
-                    two[0] = d1
-                    two[1] = d2
-                    bonus = (
-                        acey and d1 == 2 and d2 == 1
-                        and (chain_limit == 0 or chain < chain_limit)
-                    )  # fmt: skip
-                    need = 0
-                    if bonus:
-                        need = 2 if acey_both else 1
-                    eq, _, outcome = _choose(
-                        board, two, not bonus, 1,
-                        net[0], net[1], net[2], net[3], perm, comp, coef, bias, kind, scoring,
-                        mparams, pos, moves, meta, table, keep, work, aux,
-                        idx, val, hid, out, res, tmp, best_board, need, rand,
-                    )  # fmt: skip
-                    if outcome == 0 and bonus:
-                        chain += 1
-                        next_pending = 1
+                _, used, high, outcome = _choose(
+                    board, t, gparams,
+                    net[0], net[1], net[2], net[3], perm, comp, coef, bias, kind, scoring,
+                    mparams, pos, moves, meta, table, keep, work, aux,
+                    idx, val, hid, out, res, tmp, best_board, hand, after, rand,
+                )  # fmt: skip
                 decisions += 1
                 if outcome < 0:
                     return -1
             # the new state s'
-            mover = seat
             for i in range(SLOTS):
                 board[i] = best_board[i]
+            if tracing:
+                tn = _trace(trace, tn, TRACE_PLAY, mover, used, -1, board)
+            ends = PLAY_ENDS if outcome == 1 else 0
+            if turn_step(gparams, t, EV_PLAY, used, high, ends | from_bar):
+                _flip_into(board, tmp)
+                for i in range(SLOTS):
+                    board[i] = tmp[i]
+            seat = t[T_MOVER]
             if outcome == 1:
                 winner = mover
                 _flip_into(board, tmp)
@@ -572,17 +634,9 @@ def _run_chunk(
                 _won(board, scoring, kind, tmp, res)
                 _to_frame(res, mover == 1, perm, comp, target)
             else:
-                if outcome == 2:
-                    _flip_into(board, tmp)
-                    for i in range(SLOTS):
-                        board[i] = tmp[i]
-                    seat = 1 - seat
-                    chain = 0
-                    pending = 0
-                else:
-                    pending = next_pending
                 if not learn:
                     continue
+                pending = 1 if t[T_PHASE] == PH_DOUBLE else 0
                 nnz = features(board, False, pending, idx, val)
                 forward_sparse(idx, val, nnz, w1, b1, w2, b2, hid, out)
                 _to_frame(out, seat == 1, perm, comp, target)
@@ -619,7 +673,7 @@ def _run_chunk(
         stats[gi, S_POINTS] = points
         stats[gi, S_DECISIONS] = decisions
         stats[gi, S_FIRST] = 0 if a > b else 1
-    return 0
+    return tn
 
 
 @njit(cache=True)

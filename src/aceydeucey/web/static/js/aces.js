@@ -11,20 +11,38 @@ function lastDice(obs) {
   return Array.isArray(e.dice) ? e.dice : [];
 }
 
-export function balance(obs, i) {
-  return Array.isArray(obs.chips) && obs.chips[i] !== undefined ? String(obs.chips[i]) : null;
+let heard = "";
+
+export function balance(obs, i, view) {
+  const { chips } = settled(obs, view?.rules);
+  return chips[i] !== undefined ? String(chips[i]) : null;
+}
+
+/** Everyone's chips and the pot; once the game is over, after the winner takes the pot
+ * (the last state still shows the pot on the table): each seat's start plus its return. */
+function settled(obs, rules) {
+  const chips = (obs.chips || []).slice();
+  const pot = obs.pot ?? 0;
+  const out = obs.outcome;
+  const start = Number(rules?.starting_chips);
+  if (!out || !Array.isArray(out.returns) || out.returns.length !== chips.length || !Number.isFinite(start)) return { chips, pot };
+  const total = chips.reduce((a, b) => a + b, 0) + pot;
+  const after = out.returns.map((r) => start + Number(r));
+  const rest = total - after.reduce((a, b) => a + b, 0);
+  if (after.some((x) => !Number.isInteger(x) || x < 0) || rest < 0) return { chips, pot };
+  return { chips: after, pot: rest };
 }
 
 export function render(board, controls, view) {
   const obs = view.obs;
   const names = view.names();
   const dice = lastDice(obs);
-  const chips = obs.chips || [];
+  const { chips, pot } = settled(obs, view.rules);
   const roller = obs.roller;
   const e = obs.last_event || {};
   const parts = [
     h("div.ib-top", {},
-      h("div.pot", { "data-pot": obs.pot ?? 0 }, chipSvg(), h("span", {}, t("aces.pot"), " ", h("b", {}, String(obs.pot ?? 0)))),
+      h("div.pot", { "data-pot": pot }, chipSvg(), h("span", {}, t("aces.pot"), " ", h("b", {}, String(pot)))),
       h("div.ib-round", {}, has(`aces.phase.${obs.phase}`) ? t(`aces.phase.${obs.phase}`) : String(obs.phase || ""))),
   ];
   if (obs.phase === "finish") {
@@ -49,11 +67,21 @@ export function render(board, controls, view) {
     h("div.chips", { "aria-hidden": "true" }, ...Array.from({ length: Math.min(c, 20) }, () => h("span.chip")))))));
   board.className = "felt aces";
   board.replaceChildren(...parts);
+  const key = `${view.tableId}:${view.seq}`;
+  if (dice.length && e.action && heard !== key) view.sound?.("roll");
+  heard = key;
   const nodes = [];
   if (view.mine) {
     for (const a of view.legal) nodes.push(h("button.btn.primary", { type: "button", "data-action": a, onclick: () => view.act(a) }, has(`aces.action.${a}`) ? t(`aces.action.${a}`) : a));
   }
   keepChildren(controls, nodes);
+}
+
+/** How long a state stays before the next (ms at normal pace): each roll is seen. */
+export function dwell(obs) {
+  const e = obs.last_event || {};
+  if (obs.phase === "over" || e.outcome === "over") return 1800;
+  return e.action ? 1100 : 500;
 }
 
 export function describe(event, view) {

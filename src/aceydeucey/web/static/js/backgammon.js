@@ -3,7 +3,7 @@
 import { h, s, t, has, keepChildren } from "./common.js";
 import { dieSvg } from "./cards.js";
 
-const W = 36, L = 14, BAR = 36, TOP = 14, PH = 160, H = 400, TRAY = 50;
+const W = 36, L = 14, BAR = 36, TOP = 14, PH = 160, H = 400, TRAY = 66;
 const BOARD_W = L * 2 + W * 12 + BAR;
 const VIEW_W = BOARD_W + TRAY;
 const R = 16;
@@ -15,90 +15,7 @@ let turn = { key: "", steps: [], selected: null };
 let last = null;
 const again = () => render(last.board, last.controls, last.view);
 
-// -- notation: plays into single-die steps --------------------------------------------------
-
-function pointValue(p) { return p === "in" || p === "bar" ? 25 : p === "off" ? 0 : Number(p); }
-
-// Parse "in/23(2) 13/7*/1" into moves [{from, to, hit}] (counts expanded).
-export function parsePlay(text) {
-  if (!text || text === "pass") return [];
-  const moves = [];
-  for (const token of text.trim().split(/\s+/)) {
-    const m = /^(.*?)(?:\((\d+)\))?$/.exec(token);
-    const count = m[2] ? Number(m[2]) : 1;
-    const path = m[1].split("/").map((x) => x.replace("*", "").toLowerCase());
-    const hits = m[1].split("/").map((x) => x.endsWith("*"));
-    for (let c = 0; c < count; c += 1) {
-      for (let i = 0; i + 1 < path.length; i += 1) {
-        const from = path[i] === "b" ? "bar" : path[i];
-        const to = path[i + 1] === "o" ? "off" : path[i + 1];
-        moves.push({ from: /^\d+$/.test(from) ? Number(from) : from, to: /^\d+$/.test(to) ? Number(to) : to, hit: hits[i + 1] });
-      }
-    }
-  }
-  return moves;
-}
-
-function permutations(items) {
-  if (items.length <= 1) return [items];
-  const out = [];
-  items.forEach((x, i) => { for (const rest of permutations([...items.slice(0, i), ...items.slice(i + 1)])) out.push([x, ...rest]); });
-  return out;
-}
-
-function subsets(indices) {
-  const out = [];
-  for (let mask = 1; mask < 1 << indices.length; mask += 1) out.push(indices.filter((_, i) => mask & (1 << i)));
-  return out.sort((a, b) => a.length - b.length);
-}
-
-/** The single-die steps of one move using some of `dice` (indices into it), or null. */
-function moveSteps(move, dice, free, points) {
-  const start = pointValue(move.from);
-  const end = pointValue(move.to);
-  for (const subset of subsets(free)) {
-    const values = subset.map((i) => dice[i]);
-    const sum = values.reduce((a, b) => a + b, 0);
-    const dist = start - end;
-    if (!(sum === dist || (move.to === "off" && sum > dist && sum - Math.max(...values) < dist))) continue;
-    for (const order of permutations(subset)) {
-      let at = start;
-      const steps = [];
-      let ok = true;
-      order.forEach((i, k) => {
-        const last = k === order.length - 1;
-        const next = last ? end : at - dice[i];
-        if (!last) {
-          const count = points[next - 1] ?? 0;
-          if (next < 1 || count <= -2 || count === -1) ok = false;
-        }
-        steps.push({ from: k === 0 ? move.from : at, to: last ? move.to : next, die: dice[i] });
-        at = next;
-      });
-      if (ok) return { steps, used: order };
-    }
-  }
-  return null;
-}
-
-/** A whole play as single-die steps (from, to, die), or null where the dice do not cover it. */
-export function playSteps(text, dice, points) {
-  const moves = parsePlay(text);
-  const search = (k, free) => {
-    if (k === moves.length) return [];
-    const tried = [];
-    // try every way of covering this move before giving up
-    for (const subset of subsets(free)) {
-      const result = moveSteps(moves[k], dice, subset, points);
-      if (!result || tried.includes(result.used.slice().sort().join())) continue;
-      tried.push(result.used.slice().sort().join());
-      const rest = search(k + 1, free.filter((i) => !result.used.includes(i)));
-      if (rest) return [...result.steps, ...rest];
-    }
-    return null;
-  };
-  return search(0, dice.map((_, i) => i));
-}
+// -- the plays' die-by-die steps, as the observation gives them (obs.play_steps) --------------
 
 const same = (a, b) => String(a.from) === String(b.from) && String(a.to) === String(b.to);
 
@@ -130,7 +47,7 @@ function position(obs, steps) {
     else pos.points[st.from - 1] -= 1;
     if (st.to === "off") pos.off[0] += 1;
     else {
-      if (pos.points[st.to - 1] === -1) { pos.points[st.to - 1] = 0; pos.bar[1] += 1; }
+      if (st.hit) { pos.points[st.to - 1] = 0; pos.bar[1] += 1; }
       pos.points[st.to - 1] += 1;
     }
   }
@@ -165,6 +82,11 @@ function boardSvg(obs, pos, view, state) {
   svg.append(s("rect", { x: L + W * 6 + BAR, y: TOP, width: W * 6, height: H - 2 * TOP, fill: "#d9c08f" }));
   svg.append(s("rect", { x: L + W * 6, y: TOP, width: BAR, height: H - 2 * TOP, fill: "#4e2c14" }));
   svg.append(s("rect", { x: BOARD_W + 4, y: 0, width: TRAY - 4, height: H, rx: 8, fill: "#4e2c14" }));
+  // generous hit areas under the drawing: a whole half-column answers for its point, since a
+  // finger on a phone is wider than a point
+  for (let p = 1; p <= 24; p += 1) {
+    svg.append(s("rect", { x: colX(pointCol(p)), y: isTop(p) ? 0 : H / 2, width: W, height: H / 2, fill: "transparent", class: "hit", "data-hit": p }));
+  }
   for (let p = 1; p <= 24; p += 1) {
     const x = colX(pointCol(p));
     const top = isTop(p);
@@ -220,11 +142,43 @@ function boardSvg(obs, pos, view, state) {
   dice.forEach((d, i) => {
     const size = 30;
     const x = L + W * 6 + BAR + W * 3 - (dice.length * (size + 6)) / 2 + i * (size + 6);
-    const g = dieSvg(d, { cls: "", x, y: H / 2 - size / 2, size });
+    const g = dieSvg(d, { cls: "bg-die", x, y: H / 2 - size / 2, size });
     if (used[i]) g.setAttribute("opacity", "0.35");
     svg.append(g);
   });
   return svg;
+}
+
+// -- motion: the dice thrown, another player's checkers sliding to where they went ---------------
+
+let moved = "";
+
+function motion(svg, obs, view) {
+  const e = obs.last_event || {};
+  const kind = e.type || e.kind;
+  const key = `${view.tableId}:${view.seq}`;
+  if (moved === key) return; // shown once; a re-render of the same state stays still
+  moved = key;
+  const still = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (kind === "roll" || kind === "opening") {
+    view.sound?.("roll");
+    if (!still) for (const die of svg.querySelectorAll(".bg-die")) die.classList.add("rolled");
+  }
+  const me = view.me ? view.me.seat : null;
+  if (still || kind !== "play" || !e.play || e.play === "pass" || e.seat === me) return;
+  const seenFrom = (p) => (p === "bar" ? [L + W * 6 + BAR / 2, TOP + 40] : p === "in" ? [BOARD_W + TRAY / 2 + 2, TOP + 22]
+    : [pointX(p), isTop(p) ? TOP + R : H - TOP - R]);
+  const done = new Set();
+  for (const step of parsePlay(seen(e.play, e.seat, view))) {
+    if (step.to === "off" || done.has(String(step.to))) continue;
+    done.add(String(step.to));
+    const stack = svg.querySelectorAll(`circle[data-at="${step.to}"]`);
+    const top = stack[stack.length - 1];
+    if (!top) continue;
+    const [fx, fy] = seenFrom(step.from);
+    const dx = fx - Number(top.getAttribute("cx")), dy = fy - Number(top.getAttribute("cy"));
+    top.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { duration: 450, easing: "ease-out" });
+  }
 }
 
 // -- the turn ------------------------------------------------------------------------------------
@@ -239,7 +193,8 @@ export function render(board, controls, view) {
   if (turn.key !== key) turn = { key, steps: [], selected: null };
   const dice = (obs.dice || []).map(Number);
   const playing = view.mine && isPlayList(legal);
-  const plays = playing ? legal.filter((a) => a.includes("/")).map((text) => ({ text, steps: playSteps(text, dice, obs.points || []) })) : [];
+  const steps = obs.play_steps || {};
+  const plays = playing ? legal.filter((a) => a.includes("/")).map((text) => ({ text, steps: steps[text] || null })) : [];
   const left = candidates(plays, turn.steps);
   const sources = new Set();
   const targets = new Set();
@@ -284,17 +239,29 @@ export function render(board, controls, view) {
     board.querySelector(turn.selected !== null ? "[data-target]" : "[data-from]")?.focus();
   });
   // a point under the pointer that accepts the selected checker (a checker on it counts too)
+  const hitAt = (x, y) => {
+    for (const node of document.elementsFromPoint(x, y)) {
+      const p = node.getAttribute && node.getAttribute("data-hit");
+      if (p) return p;
+    }
+    return null;
+  };
   const targetAt = (x, y) => {
     for (const node of document.elementsFromPoint(x, y)) {
       const to = node.getAttribute && node.getAttribute("data-target");
       if (to) return to;
     }
-    return null;
+    const p = hitAt(x, y);
+    return p && targets.has(p) ? p : null;
   };
   svg.addEventListener("pointerdown", (e) => {
     const to = turn.selected !== null ? targetAt(e.clientX, e.clientY) : null;
     if (to) { step(to); return; }
-    const from = e.target.getAttribute && e.target.getAttribute("data-from");
+    let from = e.target.getAttribute && e.target.getAttribute("data-from");
+    if (!from) {
+      const p = hitAt(e.clientX, e.clientY);
+      from = p && state.sources.has(p) ? p : null;
+    }
     if (!from) return;
     e.preventDefault();
     turn.selected = String(turn.selected) === from ? null : (/^\d+$/.test(from) ? Number(from) : from);
@@ -316,6 +283,7 @@ export function render(board, controls, view) {
     h("span", {}, seated ? t(mySeat === 1 ? "bg.you_dark" : "bg.you_light") : t("bg.colours", { light: names[0] ?? "", dark: names[1] ?? "" })));
   board.className = "felt bg";
   board.replaceChildren(info, svg);
+  motion(svg, obs, view);
   // controls
   const nodes = [];
   if (view.mine) {
@@ -359,6 +327,21 @@ export function matches(entry, event) {
   return DECISIONS.includes(entry.kind) ? ["play", "double"].includes(kind) : ["roll", "opening", "double"].includes(kind);
 }
 
+/** A play as the viewer's board numbers it: the record numbers points from the mover's side. */
+function seen(play, seat, view) {
+  const obs = view.obs || {};
+  const side = typeof obs.seat === "number" ? obs.seat : 0;
+  if (typeof seat !== "number" || seat === side) return play;
+  return String(play).replace(/(\(\d+\))|(\d+)/g, (m, count, n) => count || String(25 - Number(n)));
+}
+
+/** What the game's result is worth, in words (single game, gammon, backgammon, per checker). */
+export function resultWords(outcome) {
+  const p = (outcome && outcome.params) || {};
+  const key = `bg.result.${p.result}`;
+  return p.result && has(key) ? t(key, { n: p.points }) : "";
+}
+
 /** A logged action in words when the game gave no event for it. */
 export function describeAction(entry, view) {
   const names = view.names();
@@ -368,7 +351,15 @@ export function describeAction(entry, view) {
   const double = /^double (\d)$/.exec(action);
   if (double) return t("bg.event.double", { who, n: double[1] });
   if (action === "pass") return t("bg.event.pass", { who });
-  return action.includes("/") ? t("bg.event.play", { who, play: action }) : null;
+  return action.includes("/") ? t("bg.event.play", { who, play: seen(action, entry.seat, view) }) : null;
+}
+
+/** How long a state stays before the next (ms at normal pace): a roll, then the play. */
+export function dwell(obs, before, entry) {
+  const kind = (obs.last_event || {}).type || (obs.last_event || {}).kind;
+  if (kind === "play") return 1000;
+  if (kind === "roll" || kind === "opening") return entry.kind === "chance" ? 700 : 400;
+  return 600;
 }
 
 export function describe(event, view) {
@@ -381,7 +372,7 @@ export function describe(event, view) {
     case "opening": return t("bg.event.opening", { a: (event.dice || [])[0], b: (event.dice || [])[1], who: names[event.first] ?? "" });
     case "roll": return t("bg.event.roll", { who, dice });
     case "double": return t("bg.event.double", { who, n: event.value });
-    case "play": return event.play === "pass" || !event.play ? t("bg.event.pass", { who }) : t("bg.event.play", { who, play: event.play });
+    case "play": return event.play === "pass" || !event.play ? t("bg.event.pass", { who }) : t("bg.event.play", { who, play: seen(event.play, event.seat, view) });
     case "resign": return t("bg.event.resign", { who });
     default: return null;
   }

@@ -17,6 +17,14 @@ export function cardName(text) {
   return t("card.name", { rank: t(`rank.${rank}`) === `rank.${rank}` ? rank : t(`rank.${rank}`), suit: t(`suit.${suit}`) });
 }
 
+/** A card's short name as players write it: "5♠", "10♥", "Q♣" (the rank letter in the
+ * reader's language). */
+export function cardShort(text) {
+  const { rank, suit } = cardParts(text);
+  const key = `rank_short.${rank}`;
+  return `${t(key) === key ? rank : t(key)}${SUIT[suit] || suit}`;
+}
+
 /** A card face (or its back when `text` is empty), 100×140 user units. */
 export function cardSvg(text, { cls = "card", label } = {}) {
   if (!text) return cardBack(cls, label);

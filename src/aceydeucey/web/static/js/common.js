@@ -61,31 +61,22 @@ export async function api(method, path, body, token) {
   return data;
 }
 
-// -- seats: the secret token of each table's seat, in the cookie the server reads --
+// -- seats: the server keeps each table's seat in an HttpOnly cookie no script can read;
+// the page never stores a token (a seat's link hands one over, and the server takes it) --
 
-function cookieName(tableId) { return `seat_${String(tableId).replace(/[^A-Za-z0-9_-]/g, "")}`; }
+function sessionPath(tableId) { return `/api/tables/${encodeURIComponent(tableId)}/session`; }
 
-export function saveSeat(tableId, seat, token) {
-  document.cookie = `${cookieName(tableId)}=${encodeURIComponent(token)}; path=/; max-age=${60 * 60 * 24 * 30}; samesite=lax`;
-  try { localStorage.setItem(cookieName(tableId), JSON.stringify({ seat, token })); } catch { /* private mode */ }
+/** Hand a seat's token to the server, which holds it as this browser's cookie; true if it did. */
+export async function saveSeat(tableId, seat, token) {
+  try { await api("POST", sessionPath(tableId), undefined, token); return true; } catch { return false; }
 }
 
-/** {seat, token} for this table, or null; `seat` is confirmed by the server's `you`. */
-export function loadSeat(tableId) {
-  const name = cookieName(tableId) + "=";
-  const raw = document.cookie.split("; ").find((c) => c.startsWith(name));
-  let token = raw ? decodeURIComponent(raw.slice(name.length)) : null;
-  let seat = null;
-  try {
-    const kept = JSON.parse(localStorage.getItem(cookieName(tableId)) || "null");
-    if (kept && (!token || kept.token === token)) { token = kept.token; seat = kept.seat; }
-  } catch { /* ignore */ }
-  return token ? { seat, token } : null;
-}
+/** Always null: which seat this browser holds is the server's `you`. */
+export function loadSeat(tableId) { return null; }
 
-export function forgetSeat(tableId) {
-  document.cookie = `${cookieName(tableId)}=; path=/; max-age=0`;
-  try { localStorage.removeItem(cookieName(tableId)); } catch { /* ignore */ }
+/** Ask the server to drop this table's seat cookie. */
+export async function forgetSeat(tableId) {
+  try { await api("DELETE", sessionPath(tableId)); } catch { /* ignore */ }
 }
 
 export function nickname() {

@@ -2,7 +2,7 @@
 import { h, keepChildren } from "./common.js";
 
 export function render(board, controls, view) {
-  board.replaceChildren(h("pre", { style: "white-space:pre-wrap;overflow-wrap:anywhere" }, JSON.stringify(view.obs, null, 1)));
+  board.replaceChildren(h("pre.raw-view", {}, JSON.stringify(view.obs, null, 1)));
   keepChildren(controls, (view.mine ? view.legal : []).map((a) => h("button.btn", { type: "button", "data-action": a, onclick: () => view.act(a) }, a)));
 }
 

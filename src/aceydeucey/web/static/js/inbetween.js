@@ -1,10 +1,14 @@
 // In-Between: the posts and the third card on green felt, the pot, every balance, the stakes.
 import { h, t, has, fill, seatName, api, LANG, keepChildren } from "./common.js";
-import { cardSvg, cardBack, chipSvg, cardName } from "./cards.js";
+import { cardSvg, cardBack, chipSvg, cardName, cardShort } from "./cards.js";
 
 const STAKE_VERBS = ["bet", "higher", "lower", "raise"];
-let lastHand = null; // {seat, posts, third, outcome}
+let lastHand = null; // {seat, posts, third, outcome, delta, deltas}
+const dealt = new Set(); // cards already drawn once: only a new card is dealt in with motion
+let fresh = false; // a card came in on this render (the deal's sound)
 let livePosts = [];
+let liveGap = null;
+let interimFrame = false; // this render shows a hand settled earlier in the step that came
 let coachCache = { key: "", data: null };
 
 export function balance(obs, i) {
@@ -55,15 +59,19 @@ function stakeControl(verb, amounts, view) {
     h("button.btn.small", { type: "button", onclick: () => { sync(max); }, "data-max": verb }, t("ib.max", { n: max })));
 }
 
-function card(text, label) { return cardSvg(text, { label }); }
+function card(text, label) {
+  const node = cardSvg(text, { label });
+  if (!dealt.has(text)) { dealt.add(text); node.classList.add("dealt"); fresh = true; }
+  return node;
+}
 
 function postsRow(obs, view) {
   const posts = obs.posts || [];
-  if (posts.length) livePosts = posts.slice();
+  if (posts.length) { livePosts = posts.slice(); liveGap = obs.gap ?? null; }
   const row = h("div.cards", { "aria-label": t("ib.posts") });
-  const showLast = !posts.length && lastHand;
-  const shown = posts.length ? posts : (showLast ? lastHand.posts : []);
-  const third = posts.length ? null : (showLast ? lastHand.third : null);
+  const showLast = showingLast(obs);
+  const shown = showLast ? lastHand.posts : posts;
+  const third = showLast ? lastHand.third : null;
   const wrap = (node, label, extra = "") => h("div", { class: extra }, node, h("div.card-label", {}, label));
   if (!shown.length && view.rules?.hidden && obs.phase === "decide") {
     // face-down hands: everyone else sees only the backs of the player's two cards
@@ -76,26 +84,73 @@ function postsRow(obs, view) {
   }
   const secret = new Set(obs.hidden_hand || []);
   const label = (c) => (secret.has(c) ? t("ib.post_secret") : t("ib.post"));
+  const pending = () => wrap(h("div.card-slot", {}, t("ib.third_pending")), t("ib.third"));
+  const middle = () => {
+    if (!third) return pending();
+    const face = cardSvg(third, { label: `${t("ib.third")}: ${cardName(third)}` });
+    const key = `${lastHand.at}:${third}`;
+    if (!dealt.has(key)) { dealt.add(key); face.classList.add("turned"); }
+    return wrap(face, t("ib.third"), "third");
+  };
+  if (shown.length > 2) {
+    // three posts in deal order, the card of the gap being played between its two posts
+    // deciding the second gap, the first gap's card stays in its place
+    const second = showLast && lastHand.gap !== 2 && obs.gap === 2;
+    const gap = second || (showLast ? lastHand.gap : obs.gap) === 2 ? 2 : 1;
+    row.classList.add("three");
+    row.dataset.gap = gap;
+    const spacer = () => h("div.gap-spacer", { "aria-hidden": "true" });
+    const first = gap === 1 || second ? middle() : spacer();
+    const other = gap === 2 ? (second ? pending() : middle()) : spacer();
+    row.append(wrap(card(shown[0]), label(shown[0])), first, wrap(card(shown[1]), label(shown[1])), other, wrap(card(shown[2]), label(shown[2])));
+    return row;
+  }
   row.append(wrap(card(shown[0]), label(shown[0])));
-  if (shown.length > 2) row.append(wrap(card(shown[2]), label(shown[2])));
-  row.append(third ? wrap(card(third), t("ib.third"), "third") : wrap(h("div.card-slot", {}, t("ib.third_pending")), t("ib.third")));
+  row.append(middle());
   row.append(shown[1] ? wrap(card(shown[1]), label(shown[1])) : wrap(cardBack(), t("ib.post")));
   return row;
 }
 
-function remember(obs, previous) {
-  const e = obs.last_event || {};
+/** Whether a step (one message: an action and the chance after it) settled a hand before
+ * its last entry: its third card and result get a frame of their own before the next
+ * hand's cards (the paced queue shows it first, ``interim``). */
+export function interim(data) {
+  const events = Array.isArray(data.events) ? data.events : [];
+  return events.slice(0, -1).some((item) => item?.event?.kind === "settle" && item.event.third);
+}
+
+function remember(obs, previous, events) {
+  let e = obs.last_event || {};
+  let fromStep = false;
+  if (e.kind !== "settle" && Array.isArray(events)) {
+    for (const item of events) {
+      if (item?.event?.kind === "settle" && item.event.third) { e = item.event; fromStep = true; }
+    }
+  }
   if (previous) livePosts = (previous.posts || []).slice(); // the replay knows the step before
   if (e.kind === "settle" && e.third) {
-    lastHand = { seat: e.seat, posts: livePosts.slice(), third: e.third, outcome: e.outcome };
-  } else if ((obs.posts || []).length || previous !== undefined) {
-    lastHand = null; // live: until the next posts; in the replay: only at the third card's step
+    const at = (obs.seen || []).length;
+    if (lastHand && lastHand.at === at) return; // the same hand drawn again
+    lastHand = { seat: e.seat, posts: livePosts.slice(), gap: previous ? previous.gap : liveGap, third: e.third, outcome: e.outcome, delta: e.delta, deltas: e.deltas, at,
+      after: fromStep ? null : JSON.stringify(obs.posts || []) };
+  } else if (previous !== undefined || ((obs.posts || []).length && JSON.stringify(obs.posts) !== lastHand?.after)) {
+    lastHand = null; // live: until the next hand's cards; in the replay: only at the third card's step
   }
+}
+
+/** Whether the felt still shows the last hand: until a card of the next hand is dealt (the
+ * next player's first card, dealt before, may already be up). */
+function showingLast(obs) {
+  if (!lastHand) return false;
+  const posts = obs.posts || [];
+  if (lastHand.after === null) return interimFrame || !posts.length; // settled earlier in a step
+  return !posts.length || JSON.stringify(posts) === lastHand.after;
 }
 
 export function render(board, controls, view) {
   const obs = view.obs;
-  remember(obs, view.previous);
+  interimFrame = Boolean(view.interim);
+  remember(obs, view.previous, interimFrame ? view.stepEvents : null);
   const names = view.names();
   const chips = obs.chips || [];
   const active = typeof obs.to_act === "number" ? obs.to_act : obs.current_player;
@@ -107,10 +162,11 @@ export function render(board, controls, view) {
     h("b", { "data-chips": c }, String(c)), " ", t(c === 1 ? "ib.chip" : "ib.chips"),
     Array.isArray(obs.bets) && obs.bets[i] ? h("span", {}, ` · ${t("ib.bet_shown", { n: obs.bets[i] })}`) : null)));
   const parts = [top, postsRow(obs, view)];
-  if (lastHand && !(obs.posts || []).length) {
-    const who = typeof lastHand.seat === "number" ? names[lastHand.seat] : "";
-    const out = has(`inbetween:outcome.${lastHand.outcome}`) ? t(`inbetween:outcome.${lastHand.outcome}`) : lastHand.outcome;
-    parts.push(h("p.card-label", {}, [who, out].filter(Boolean).join(": ")));
+  if (showingLast(obs)) parts.push(resultBanner(lastHand, names));
+  if (obs.gap === 2 && (obs.posts || []).length > 2 && (!showingLast(obs) || lastHand.gap !== 2)) {
+    parts.push(h("p.ib-note", { "data-gap": 2 }, t("ib.second_gap")));
+  } else if (obs.gap === 1 && (obs.posts || []).length > 2 && !showingLast(obs)) {
+    parts.push(h("p.ib-note", { "data-gap": 1 }, t("ib.first_gap")));
   }
   const hand = obs.hand || [];
   if (hand.length && !(obs.posts || []).length) {
@@ -120,7 +176,38 @@ export function render(board, controls, view) {
   if (view.coach && view.mine) parts.push(coachBox(view));
   board.className = "felt ib";
   board.replaceChildren(...parts);
+  if (fresh) view.sound?.("deal");
+  fresh = false;
   renderControls(controls, view);
+}
+
+/** The hand's result on the felt: who, the third card's verdict, the chips moved. */
+function resultBanner(hand, names) {
+  const who = typeof hand.seat === "number" ? names[hand.seat] : "";
+  const out = has(`inbetween:outcome.${hand.outcome}`) ? t(`inbetween:outcome.${hand.outcome}`) : String(hand.outcome || "");
+  const moved = [];
+  if (typeof hand.delta === "number") moved.push(chipsMoved(hand.delta));
+  else if (Array.isArray(hand.deltas)) {
+    hand.deltas.forEach((d, i) => { if (num(d)) moved.push(`${names[i]} ${chipsMoved(num(d))}`); });
+  }
+  const delta = typeof hand.delta === "number" ? hand.delta : 0;
+  const tone = hand.outcome === "post" ? "post" : delta > 0 ? "won" : delta < 0 ? "lost" : "even";
+  return h("p", { class: `ib-result ${tone}`, "data-outcome": hand.outcome || "", "data-delta": delta, "data-hand": hand.at, role: "status" },
+    h("b", {}, [who, out].filter(Boolean).join(": ")), moved.length ? h("span.moved", {}, moved.join(" · ")) : null);
+}
+
+function chipsMoved(d) {
+  const n = Math.abs(d);
+  return t(d > 0 ? "ib.result_gain" : d < 0 ? "ib.result_loss" : "ib.result_even", { n, chips: t(n === 1 ? "ib.chip" : "ib.chips") });
+}
+
+/** How long a state stays on the felt before the next (ms at normal pace). */
+export function dwell(obs, before, entry, view) {
+  const kind = (obs.last_event || {}).kind;
+  if (kind === "settle" || view?.interim) return 2600;
+  if (["pair_win", "adjacent_loss", "push", "split", "over"].includes(kind)) return 1600;
+  if (entry.kind === "chance") return ["first", "draw"].includes(kind) ? 300 : 550;
+  return 800;
 }
 
 function renderControls(controls, view) {
@@ -177,7 +264,7 @@ function coachBox(view) {
 
 // -- the log -------------------------------------------------------------------------------
 
-function num(v) { const n = Number(v); return Number.isFinite(n) ? n : 0; }
+function num(v) { const n = frac(v); return Number.isFinite(n) ? n : 0; }
 
 export function describe(event, view) {
   if (!event || typeof event !== "object") return null;
@@ -196,9 +283,20 @@ export function describe(event, view) {
   else if (kind === "push" && event.seat === null) key = "event.push_all";
   else if (kind === "tie") values.who = (event.seats || []).map((i) => names[i]).join(", ");
   let text;
+  if (typeof event.card === "string" && ["first", "post", "draw"].includes(kind)) {
+    // a card dealt face up, as players say it: "Ana is dealt the 5♠"
+    const key = kind === "draw" ? "ib.log.draw" : typeof event.seat === "number" ? "ib.log.dealt" : "ib.log.turned";
+    text = t(key, { who, card: cardShort(event.card) });
+    if (event.replenished) text += ` ${t("inbetween:event.replenished", { amount: event.replenished })}`;
+    return text;
+  }
+  if (kind === "settle" && event.third && typeof event.delta === "number") {
+    const out = `inbetween:outcome.${event.outcome}`;
+    return t("ib.log.settle", { who, card: cardShort(event.third), outcome: has(out) ? t(out) : String(event.outcome || ""), moved: chipsMoved(event.delta) });
+  }
   if (kind === "settle") {
     text = (event.seat !== null && event.seat !== undefined ? t("inbetween:event.settle", { who }) : t("inbetween:event.settle_all"));
-    if (event.third) text += ` ${cardName(event.third)}: `;
+    if (event.third) text += ` ${cardShort(event.third)}: `;
     const out = `inbetween:outcome.${event.outcome}`;
     text += has(out) ? t(out) : String(event.outcome || "");
     if (typeof event.delta === "number") text += ` (${event.delta > 0 ? "+" : ""}${event.delta})`;

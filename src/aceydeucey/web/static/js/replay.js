@@ -22,7 +22,8 @@ async function open(record) {
   const fair = data.fairness || {};
   $("seed").textContent = fair.server_seed || fair.seed || "–";
   const out = data.outcome;
-  $("replay-result").textContent = out ? [out.message, (out.returns || []).map((r, i) => `${name(i)} ${String(r).startsWith("-") ? r : "+" + r}`).join(" · ")].filter(Boolean).join(". ") : t("replay.unfinished");
+  const words = out && module.resultWords ? module.resultWords(out, viewOf(data.steps.length - 1)) : "";
+  $("replay-result").textContent = out ? [out.message, words, (out.returns || []).map((r, i) => `${name(i)} ${String(r).startsWith("-") ? r : "+" + r}`).join(" · ")].filter(Boolean).join(". ") : t("replay.unfinished");
   const check = data.verification || {};
   $("verified").textContent = `${check.ok === true ? "✔ " : check.ok === false ? "✘ " : ""}${check.message || ""}`;
   $("verified").className = `verified ${check.ok === true ? "ok" : check.ok === false ? "bad" : ""}`;
@@ -66,7 +67,9 @@ function go(i) {
   $("step-no").textContent = t("replay.step", { n: index, of: data.steps.length - 1 });
   $("scrub").value = index;
   const said = stepText(index);
-  $("step-action").textContent = step.action ? `${step.action}${said && said !== step.action ? " — " + said : ""}` : t("replay.start");
+  // the step in words; the record's own notation stays at hand as the tooltip
+  $("step-action").textContent = step.action ? (said || step.action) : t("replay.start");
+  $("step-action").title = step.action || "";
   $("first").disabled = $("prev").disabled = index === 0;
   $("last").disabled = $("next").disabled = index === data.steps.length - 1;
   for (const li of $("moves").children) li.classList.toggle("here", Number(li.dataset.step) === index);

@@ -1,5 +1,5 @@
 // The table page: seat choice, the live observation over a WebSocket, actions, log and chat.
-import { api, h, t, gameName, seatName, isBotSeat, botName, showError, loadSeat, saveSeat, forgetSeat,
+import { api, h, t, has, gameName, seatName, isBotSeat, botName, showError, loadSeat, saveSeat, forgetSeat,
   nickname, saveNickname, copyText, gameModule, addMessages, keepChildren, PAGE, LANG, ApiError } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -8,16 +8,17 @@ const params = new URLSearchParams(location.search);
 const invite = params.get("invite");
 
 // a seat's own link (#token=...) carries the seat to another device; the fragment never
-// reaches the server, and it is taken out of the address at once
+// reaches the server, and it is taken out of the address at once; the server turns the
+// token into its HttpOnly cookie, and the page keeps it in memory only (for the link)
 const carried = new URLSearchParams(location.hash.slice(1)).get("token");
 if (carried) {
-  saveSeat(tableId, null, carried);
   history.replaceState(null, "", location.pathname + location.search);
+  await saveSeat(tableId, null, carried);
 }
 
 const ctx = {
-  tableId, me: loadSeat(tableId), info: null, obs: null, seq: 0, seats: [], rules: {},
-  game: null, module: null, coach: false, pending: false, lang: LANG,
+  tableId, me: carried ? { seat: null, token: carried } : loadSeat(tableId), info: null, obs: null, seq: 0, seats: [], rules: {},
+  game: null, module: null, coach: false, pending: false, lang: LANG, clock: null, actedAt: -1, stepEvents: [], interim: false,
   act, refresh: () => render(), names: () => ctx.seats.map((_, i) => seatName(ctx.seats, i)),
 };
 window.aceydeucey = ctx; // handy in the console and for the browser tests
@@ -35,7 +36,7 @@ async function load() {
     await accept(info);
   } catch (err) {
     if (ctx.me && err instanceof ApiError && (err.status === 401 || err.status === 403)) {
-      forgetSeat(tableId); ctx.me = null; return load();
+      await forgetSeat(tableId); ctx.me = null; return load();
     }
     showError($("page-error"), err.message);
     if (!ctx.info) $("lost").hidden = false;
@@ -56,19 +57,22 @@ async function accept(info) {
   ctx.rules = info.rules || {};
   ctx.obs = info.observation || ctx.obs;
   ctx.seq = info.seq ?? ctx.seq;
+  ctx.received = ctx.seq;
+  queue.length = 0;
+  ctx.clock = { deadline: info.deadline, seat: info.to_act, skew: 0 };
   if (!ctx.module || ctx.game !== info.game) {
     ctx.game = info.game;
     ctx.module = await gameModule(info.game);
     if (ctx.module.messages) addMessages(ctx.module.messages());
   }
-  if (ctx.me) {
-    if (typeof info.you === "number") ctx.me.seat = info.you;
-    else { forgetSeat(tableId); ctx.me = null; } // the server does not know this token
-  }
+  if (typeof info.you === "number") ctx.me = { ...(ctx.me || {}), seat: info.you }; // the cookie's seat
+  else if (ctx.me) { await forgetSeat(tableId); ctx.me = null; } // the server does not know this token
   header();
   render();
   await loadEvents();
   connect();
+  tick();
+  if (isOver() && !ctx.revealed) revealSeed();
 }
 
 let loadingEvents = null;
@@ -91,7 +95,7 @@ function connect() {
   if (socket && socket.readyState <= 1) return;
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const q = new URLSearchParams();
-  if (ctx.me) q.set("token", ctx.me.token);
+  if (ctx.me?.token) q.set("token", ctx.me.token); // else the seat cookie goes with the handshake
   if (invite) q.set("invite", invite);
   if (ctx.seq) q.set("since", ctx.seq);
   socket = new WebSocket(`${proto}://${location.host}/ws/tables/${encodeURIComponent(tableId)}?${q}`);
@@ -118,24 +122,16 @@ async function resync() {
 function onMessage(data) {
   switch (data.type) {
     case "state":
-      if (typeof data.seq === "number" && data.seq < ctx.seq) return;
-      if (typeof data.seq === "number" && data.seq > ctx.seq + 1 && ctx.seq > 0 && !data.observation) { resync(); return; }
-      if (data.observation) ctx.obs = data.observation;
-      if (typeof data.seq === "number") ctx.seq = data.seq;
-      absorb(data);
-      if (Array.isArray(data.events) && data.events.length) {
-        // one message per step: its entries in order (a fetch fills any gap before them)
-        const first = data.events[0].seq;
-        if (typeof first === "number" && eventsSeen > 0 && first > eventsSeen + 1) loadEvents();
-        else for (const e of data.events) logEvent(e, e.seq);
-      } else if (data.event) {
-        const at = data.event.seq ?? data.seq;
-        // several entries may have landed at once (a bot's reply, a deal): fetch what is missing
-        if (typeof at === "number" && eventsSeen > 0 && at > eventsSeen + 1) loadEvents();
-        else logEvent(data.event, at);
-      }
-      header(); render();
-      if (isOver() && !ctx.revealed) revealSeed();
+      if (typeof data.seq === "number" && data.seq <= ctx.received) return;
+      if (typeof data.seq === "number" && data.seq > ctx.received + 1 && ctx.received > 0 && !data.observation) { resync(); return; }
+      if (typeof data.seq === "number") ctx.received = data.seq;
+      enqueue(data);
+      break;
+    case "clock":
+      // in line with the states: the clock starts on screen with the turn it belongs to
+      data.skew = typeof data.now === "number" ? data.now - Date.now() / 1000 : 0;
+      if (queue.some((item) => item.type !== "clock")) queue.push(data);
+      else setClock(data);
       break;
     case "chat":
       chatLine(data.chat || data);
@@ -157,7 +153,76 @@ function onMessage(data) {
   }
 }
 
-const TABLE_FIELDS = ["status", "to_act", "to_roll", "ended", "fairness", "rematch", "spectators", "deadline", "public"];
+// the deadline comes with "clock" messages: a state message is sent before the timer is set
+const TABLE_FIELDS = ["status", "to_act", "to_roll", "ended", "fairness", "rematch", "spectators", "public"];
+
+// -- pace: the states arrive in bursts (a deal, a bot's reply); each is shown long enough to
+// be seen (a third card and its result, a roll), at the speed the person chose ---------------
+
+const PACE = { slow: 1.8, normal: 1, fast: 0.3 };
+const queue = [];
+let holding = null;
+
+function pace() {
+  try { const p = localStorage.getItem("pace"); return p in PACE ? p : "normal"; } catch { return "normal"; }
+}
+
+function setClock(data) {
+  ctx.clock = { deadline: data.deadline, seat: data.seat, skew: data.skew };
+  tick();
+}
+
+function enqueue(data) {
+  // a step that settled something before its last entry (a hand's third card): the game's
+  // page shows that first, in a frame of its own, then the step's end
+  if (ctx.module?.interim?.(data)) queue.push({ ...data, interim: true });
+  queue.push(data);
+  pump();
+}
+
+function pump() {
+  if (holding || !queue.length) return;
+  const data = queue.shift();
+  if (data.type === "clock") { setClock(data); pump(); return; }
+  const before = ctx.obs;
+  show(data);
+  while (queue.length && queue[0].type === "clock") setClock(queue.shift());
+  let wait = dwell(data, before) * PACE[pace()];
+  // far behind (back from a lost connection), or nobody looking (a tab in the background)
+  if (queue.length > 24 || document.hidden) wait = 0;
+  holding = setTimeout(() => { holding = null; pump(); }, wait);
+}
+
+/** How long (ms, at normal pace) a state stays before the next replaces it. */
+function dwell(data, before) {
+  const entry = data.event || {};
+  const own = ctx.me && entry.seat === ctx.me.seat && entry.kind === "move";
+  const given = ctx.module?.dwell ? ctx.module.dwell(ctx.obs, before, entry, ctx) : null;
+  if (typeof given === "number") return own ? Math.min(given, 300) : given;
+  return own ? 0 : entry.kind === "chance" ? 350 : 700;
+}
+
+function show(data) {
+  if (data.observation) ctx.obs = data.observation;
+  // the step's entries as this page may see them (a game's page may show an earlier one)
+  ctx.stepEvents = Array.isArray(data.events) ? data.events : [];
+  ctx.interim = Boolean(data.interim);
+  if (typeof data.seq === "number") ctx.seq = data.seq;
+  absorb(data);
+  if (Array.isArray(data.events) && data.events.length) {
+    // one message per step: its entries in order (a fetch fills any gap before them)
+    const first = data.events[0].seq;
+    if (typeof first === "number" && eventsSeen > 0 && first > eventsSeen + 1) loadEvents();
+    else for (const e of data.events) logEvent(e, e.seq);
+  } else if (data.event) {
+    const at = data.event.seq ?? data.seq;
+    // several entries may have landed at once (a bot's reply, a deal): fetch what is missing
+    if (typeof at === "number" && eventsSeen > 0 && at > eventsSeen + 1) loadEvents();
+    else logEvent(data.event, at);
+  }
+  header(); render(); tick();
+  if (isOver() && !ctx.revealed) revealSeed();
+}
 
 function absorb(data) {
   for (const k of TABLE_FIELDS) if (k in data) ctx.info[k] = data[k];
@@ -172,8 +237,14 @@ async function act(action) {
   ctx.pending = true;
   showError($("action-error"), "");
   try {
-    const done = await api("POST", tablePath("/actions"), { action, seq: ctx.seq }, ctx.me.token);
-    if (done && typeof done.seq === "number" && done.seq >= ctx.seq) {
+    const at = ctx.seq;
+    const done = await api("POST", tablePath("/actions"), { action, seq: at }, ctx.me.token);
+    ctx.actedAt = at; // no second action on the state already acted on
+    // with the socket open its messages bring each state in turn, shown at the chosen pace
+    const live = socket && socket.readyState === 1;
+    if (!live && done && typeof done.seq === "number" && done.seq >= ctx.seq) {
+      queue.length = 0;
+      ctx.received = done.seq;
       ctx.seq = done.seq;
       if (done.observation) ctx.obs = done.observation;
       absorb(done);
@@ -198,8 +269,7 @@ function isOver() {
 function header() {
   const info = ctx.info || {};
   const rules = ctx.rules || {};
-  $("table-title").textContent = gameName(info.game);
-  document.title = `${gameName(info.game)} · ${t("site.name")}`;
+  $("table-title").textContent = tableName();
   $("table-variant").textContent = rules.preset || rules.variant || "";
   $("watchers").textContent = t("lobby.spectators", { count: info.spectators ?? 0 });
   $("table-status").textContent = t(`status.${info.status}`) === `status.${info.status}` ? (info.status || "") : t(`status.${info.status}`);
@@ -208,8 +278,8 @@ function header() {
   if (info.invite) url.search = info.invite.startsWith("?") ? info.invite : `?invite=${encodeURIComponent(info.invite)}`;
   else if (invite) url.searchParams.set("invite", invite);
   $("table-invite").value = url.toString();
-  $("seat-link-box").hidden = !ctx.me;
-  if (ctx.me) $("seat-link").value = `${url}#token=${encodeURIComponent(ctx.me.token)}`;
+  $("seat-link-box").hidden = !ctx.me?.token;
+  if (ctx.me?.token) $("seat-link").value = `${url}#token=${encodeURIComponent(ctx.me.token)}`;
   const fair = info.fairness || {};
   $("commitment").textContent = fair.commitment || "–";
   $("record-link").href = tablePath("/record");
@@ -217,20 +287,32 @@ function header() {
   $("rules-link").href = `/rules/${info.game}?preset=${encodeURIComponent(rules.preset || rules.variant || "")}`;
   $("replay-link").href = `/tables/${encodeURIComponent(tableId)}/replay`;
   $("resign").hidden = !(ctx.me && info.game === "backgammon" && !isOver());
-  const away = ctx.me && !isOver() && info.status === "playing"
-    ? ctx.seats.findIndex((seat, i) => i !== ctx.me.seat && seat && seat.kind === "human" && seat.taken && !seat.connected)
-    : -1;
-  $("claim").hidden = away < 0;
-  if (away >= 0) {
-    const mode = ctx.seats.length === 2 ? "win" : "bot";
-    $("claim").textContent = t(`table.claim_${mode}`, { who: seatName(ctx.seats, away) });
-    $("claim").onclick = () => claim(away, mode);
-  }
+  claimButton();
+  $("chat-form").hidden = !ctx.me;
+  $("chat-note").hidden = Boolean(ctx.me);
   const join = $("join");
   const free = freeSeats();
   join.hidden = Boolean(ctx.me) || watching || !free.length || isOver();
   if (!join.hidden) {
     keepChildren($("join-seats"), free.map((i) => h("button.btn.primary", { type: "button", "data-seat": i, onclick: () => takeSeat(i) }, t("table.take_seat", { n: i + 1 }))));
+  }
+}
+
+function claimButton() {
+  const info = ctx.info || {};
+  const away = ctx.me && !isOver() && info.status === "playing"
+    ? ctx.seats.findIndex((seat, i) => i !== ctx.me.seat && seat && seat.kind === "human" && seat.taken && !seat.connected)
+    : -1;
+  if (away >= 0 && awaySince[away] === undefined) awaySince[away] = Date.now() / 1000;
+  for (const i of Object.keys(awaySince)) if (Number(i) !== away) delete awaySince[i];
+  // the claim is open once the seat has been away the table's time (the server's default: 60 s)
+  const wait = typeof info.claim_after === "number" ? info.claim_after : 60;
+  const open = away >= 0 && Date.now() / 1000 - awaySince[away] >= wait;
+  $("claim").hidden = !open;
+  if (open) {
+    const mode = ctx.seats.length === 2 ? "win" : "bot";
+    $("claim").textContent = t(`table.claim_${mode}`, { who: seatName(ctx.seats, away) });
+    $("claim").onclick = () => claim(away, mode);
   }
 }
 
@@ -248,8 +330,7 @@ async function takeSeat(i) {
   showError($("join-error"), "");
   try {
     const got = await api("POST", tablePath(`/seats/${i}`), { name });
-    saveSeat(tableId, i, got.token);
-    ctx.me = { seat: i, token: got.token };
+    ctx.me = { seat: i, token: got.token }; // the answer also set the seat's cookie
     if (socket) { socket.onclose = null; socket.close(); socket = null; }
     await load();
   } catch (err) {
@@ -273,9 +354,11 @@ function render() {
   const turn = turnText();
   $("turn").textContent = turn.text;
   $("turn").classList.toggle("mine", turn.mine);
+  announceTurn(turn.mine);
   let legal = ctx.obs.legal_actions || [];
   if (ctx.me && ctx.info?.to_roll === ctx.me.seat && !isOver() && !legal.includes("roll")) legal = [...legal, "roll"];
-  const view = { ...ctx, legal: ctx.me ? legal : [], mine: Boolean(ctx.me) && legal.length > 0 && !ctx.pending, over: isOver() };
+  const mine = Boolean(ctx.me) && legal.length > 0 && !ctx.pending && ctx.actedAt !== ctx.seq;
+  const view = { ...ctx, legal: ctx.me ? legal : [], mine, over: isOver() };
   ctx.module.render($("board"), $("controls"), view);
   seatList();
   const over = isOver();
@@ -309,10 +392,20 @@ function resultText() {
   if (ended && ["resigned", "claimed"].includes(ended.termination)) {
     parts.push(t(`table.ended_${ended.termination}`, { who: seatName(ctx.seats, ended.seat) }));
   } else if (out.message) parts.push(out.message);
+  const words = ctx.module?.resultWords ? ctx.module.resultWords(out, ctx) : "";
+  if (words) parts.push(words);
   const winners = out.winners || (typeof o.winner === "number" ? [o.winner] : []);
   if (winners.length) parts.push(t("table.winners", { names: winners.map((i) => seatName(ctx.seats, i)) }));
+  // everyone who ended ahead is named, also where the game's winners are fewer (Red Dog)
+  const ahead = Array.isArray(out.returns) ? out.returns.map((r, i) => [ratio(r), i]).filter(([v, i]) => v > 0 && !winners.includes(i)).map(([, i]) => i) : [];
+  if (ahead.length) parts.push(t("table.also_ahead", { names: ahead.map((i) => seatName(ctx.seats, i)) }));
   if (Array.isArray(out.returns)) parts.push(out.returns.map((r, i) => `${seatName(ctx.seats, i)} ${String(r).startsWith("-") ? r : "+" + r}`).join(" · "));
   return parts.join(". ") || t("table.game_over");
+}
+
+function ratio(text) {
+  const [n, d] = String(text).split("/").map(Number);
+  return d ? n / d : n;
 }
 
 async function revealSeed() {
@@ -353,6 +446,7 @@ function logEvent(entry, seq) {
   log.append(h("li", { "data-seq": seq ?? "" }, text));
   while (log.children.length > 300) log.firstChild.remove();
   log.scrollTop = log.scrollHeight;
+  log.classList.toggle("more-above", log.scrollTop > 0);
 }
 
 const chatSeen = new Set();
@@ -393,14 +487,18 @@ async function rematch() {
   try {
     const made = await api("POST", tablePath("/rematch"), {}, ctx.me?.token);
     const id = made.id || made.table;
-    if (ctx.me && made.token) saveSeat(id, made.seat ?? ctx.me.seat, made.token);
-    location.href = made.invite && made.invite.startsWith("/") ? made.invite : `/tables/${encodeURIComponent(id)}`;
+    const carry = ctx.me && made.token ? `#token=${encodeURIComponent(made.token)}` : "";
+    location.href = (made.invite && made.invite.startsWith("/") ? made.invite : `/tables/${encodeURIComponent(id)}`) + carry;
   } catch (err) { showError($("action-error"), err.message); }
 }
 
 async function claim(seat, mode) {
   try { await api("POST", tablePath("/claim"), { seat, mode }, ctx.me?.token); await resync(); }
-  catch (err) { showError($("action-error"), err.message); }
+  catch (err) {
+    // the page words the refusal itself: the seat by its player's name
+    const key = `table.refused.${err.code}`;
+    showError($("action-error"), has(key) ? t(key, { ...err.params, who: seatName(ctx.seats, seat) }) : err.message);
+  }
 }
 
 async function simple(path) {
@@ -408,24 +506,122 @@ async function simple(path) {
   catch (err) { showError($("action-error"), err.message); }
 }
 
-function tick() {
-  const deadline = ctx.info?.deadline;
-  const node = $("timer");
-  if (typeof deadline !== "number" || isOver()) { node.hidden = true; return; }
-  const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
-  node.hidden = false;
-  node.textContent = t("table.time_left", { s: left });
-  node.classList.toggle("low", left <= 10);
+const awaySince = {};
+
+/** The table's name: the game, and the variant where it is not the game's own (classic). */
+function tableName() {
+  const info = ctx.info || {};
+  const variant = ctx.rules?.variant;
+  const key = `table.name.${info.game}.${variant}`;
+  return variant && has(key) ? t(key) : gameName(info.game);
 }
-setInterval(tick, 1000);
+
+// -- the turn clock: every running clock, seen by everyone, with a warning before it runs out --
+
+function clockLeft() {
+  const c = ctx.clock;
+  if (!c || typeof c.deadline !== "number" || isOver()) return null;
+  return c.deadline - (Date.now() / 1000 + (c.skew || 0));
+}
+
+function tick() {
+  const node = $("timer");
+  const left = clockLeft();
+  claimButton();
+  // a clock belongs to the turn on screen: the person it runs for must be the one to act there
+  const current = left !== null && ctx.clock.seat === ctx.info?.to_act;
+  if (left === null || left < -1 || !current) { node.hidden = true; return; }
+  const secs = Math.max(0, Math.ceil(left));
+  const seat = ctx.clock.seat;
+  const who = ctx.me && seat === ctx.me.seat ? t("table.clock_you") : (typeof seat === "number" ? seatName(ctx.seats, seat) : "");
+  const total = Number(ctx.info?.turn_seconds) || 60;
+  const low = secs <= Math.max(5, Math.min(10, total / 4));
+  node.hidden = false;
+  node.dataset.seat = seat ?? "";
+  node.dataset.left = secs;
+  node.textContent = t("table.clock", { who, time: `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}` });
+  node.classList.toggle("low", low);
+  node.setAttribute("aria-label", t("table.clock_label", { who, s: secs }));
+  if (low && warned !== ctx.clock.deadline) {
+    warned = ctx.clock.deadline;
+    if (ctx.me && seat === ctx.me.seat) {
+      $("clock-warning").textContent = t("table.clock_warning", { s: secs });
+      sound("warn");
+    }
+  }
+}
+let warned = null;
+setInterval(tick, 500);
+
+// -- your turn: the tab's title, a sound (when chosen), a notification (when allowed) --
+
+let wasMine = false;
+
+function announceTurn(mine) {
+  const base = `${tableName()} · ${t("site.name")}`;
+  document.title = mine ? `${t("table.your_turn")} · ${base}` : base;
+  if (mine && !wasMine) {
+    sound("turn");
+    if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+      try { new Notification(tableName(), { body: t("table.your_turn"), tag: `table-${tableId}` }); } catch { /* not allowed here */ }
+    }
+  }
+  wasMine = mine;
+}
+
+// sounds are made with the Web Audio API (no files); off until the person turns them on
+let audio = null;
+
+function soundOn() {
+  try { return localStorage.getItem("sound") === "on"; } catch { return false; }
+}
+
+export function sound(kind) {
+  if (!soundOn()) return;
+  try {
+    audio ||= new AudioContext();
+    const notes = { turn: [660, 880], deal: [300], roll: [180, 150], warn: [520, 520, 520] }[kind] || [440];
+    notes.forEach((freq, i) => {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      const at = audio.currentTime + i * 0.14;
+      osc.type = kind === "deal" || kind === "roll" ? "triangle" : "sine";
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, at);
+      gain.gain.exponentialRampToValueAtTime(0.15, at + 0.01);
+      gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.12);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(at);
+      osc.stop(at + 0.13);
+    });
+  } catch { /* no audio here */ }
+}
+ctx.sound = sound;
+
+function prefs() {
+  const speed = $("pace");
+  speed.value = pace();
+  speed.addEventListener("change", () => { try { localStorage.setItem("pace", speed.value); } catch { /* private mode */ } });
+  const box = $("sound");
+  box.checked = soundOn();
+  box.addEventListener("change", () => {
+    try { localStorage.setItem("sound", box.checked ? "on" : "off"); } catch { /* private mode */ }
+    if (box.checked) sound("turn");
+  });
+  const notify = $("notify");
+  notify.hidden = !("Notification" in window) || Notification.permission !== "default";
+  notify.addEventListener("click", () => { Notification.requestPermission().finally(() => { notify.hidden = true; }); });
+}
 
 // -- start ----------------------------------------------------------------------------------
 
 $("join-nick").value = nickname();
+prefs();
 $("watch").addEventListener("click", () => { watching = true; $("join").hidden = true; });
 $("copy-table-invite").addEventListener("click", () => copyText($("table-invite")));
 $("copy-seat-link").addEventListener("click", () => copyText($("seat-link")));
 $("chat-form").addEventListener("submit", sendChat);
+$("log").addEventListener("scroll", (e) => e.target.classList.toggle("more-above", e.target.scrollTop > 0), { passive: true });
 $("rematch").addEventListener("click", rematch);
 $("resign").addEventListener("click", () => { if (confirm(t("table.resign_confirm"))) simple("/resign"); });
 load().then(loadChat);

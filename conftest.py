@@ -1,0 +1,54 @@
+"""Checks of the whole test run: no test leaves files behind in the checkout.
+
+Every file under the checkout is listed when the run starts and again when it ends
+(skipping git's folder, virtual environments and the tools' own caches); a file that
+appeared in between, compiled Python bytecode aside, fails the run with its name. A
+test writes into a temporary folder (``tmp_path``), never into the working directory;
+Numba writes its cache in the user's cache folder (``aceydeucey.kernels``), never next
+to the package.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent
+#: folders not looked into: git's, virtual environments, the tools' caches
+SKIPPED = {".git", ".venv", "venv", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis"}
+_BEFORE = pytest.StashKey[set[str]]()
+
+
+def checkout_files() -> set[str]:
+    """Every file of the checkout (relative paths), bytecode and skipped folders aside."""
+    found: set[str] = set()
+    for folder, dirs, names in os.walk(ROOT):
+        dirs[:] = [d for d in dirs if d not in SKIPPED and not d.endswith(".egg-info")]
+        for name in names:
+            if not name.endswith(".pyc"):
+                found.add(os.path.relpath(os.path.join(folder, name), ROOT))
+    return found
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    session.config.stash[_BEFORE] = checkout_files()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    before = session.config.stash.get(_BEFORE, None)
+    if before is None:
+        return
+    left = sorted(checkout_files() - before)
+    if not left:
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    lines = ["tests left files in the checkout (write them under tmp_path):", *left]
+    if reporter is not None:
+        reporter.write_line("")
+        for line in lines:
+            reporter.write_line(line, red=True)
+    else:  # pragma: no cover - no terminal reporter
+        print("\n".join(lines))
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
