@@ -116,7 +116,7 @@ def test_changing_an_option_changes_the_sheet(variant: str, value: Any, rules: A
 
 def test_chain_limit_sentence_names_the_limit() -> None:
     rules = BackgammonRules.resolve(acey_chain_limit=2)
-    assert "At most 2" in sentence(rules, "acey_chain_limit", "en")
+    assert "at most 2;" in sentence(rules, "acey_chain_limit", "en")
     assert "No máximo 2" in sentence(rules, "acey_chain_limit", "pt")
     assert "acey_chain_limit = 2" in rules_sheet(rules)
 

@@ -151,6 +151,21 @@ function boardSvg(obs, pos, view, state) {
 
 // -- motion: the dice thrown, another player's checkers sliding to where they went ---------------
 
+/** The points a played move's text names, in order ("13/7/4": 13 to 7, then 7 to 4): notation
+ * only, for the slide; which dice and steps a play uses come from the observation. */
+function segments(text) {
+  const out = [];
+  for (const token of String(text || "").trim().split(/\s+/)) {
+    const path = token.replace(/\(\d+\)$/, "").split("/").map((x) => x.replace("*", "").toLowerCase());
+    for (let i = 0; i + 1 < path.length; i += 1) {
+      const from = path[i] === "b" ? "bar" : path[i];
+      const to = path[i + 1] === "o" ? "off" : path[i + 1];
+      out.push({ from: /^\d+$/.test(from) ? Number(from) : from, to: /^\d+$/.test(to) ? Number(to) : to });
+    }
+  }
+  return out;
+}
+
 let moved = "";
 
 function motion(svg, obs, view) {
@@ -169,7 +184,7 @@ function motion(svg, obs, view) {
   const seenFrom = (p) => (p === "bar" ? [L + W * 6 + BAR / 2, TOP + 40] : p === "in" ? [BOARD_W + TRAY / 2 + 2, TOP + 22]
     : [pointX(p), isTop(p) ? TOP + R : H - TOP - R]);
   const done = new Set();
-  for (const step of parsePlay(seen(e.play, e.seat, view))) {
+  for (const step of segments(seen(e.play, e.seat, view))) {
     if (step.to === "off" || done.has(String(step.to))) continue;
     done.add(String(step.to));
     const stack = svg.querySelectorAll(`circle[data-at="${step.to}"]`);
