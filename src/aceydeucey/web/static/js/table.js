@@ -357,6 +357,8 @@ function render() {
   announceTurn(turn.mine);
   let legal = ctx.obs.legal_actions || [];
   if (ctx.me && ctx.info?.to_roll === ctx.me.seat && !isOver() && !legal.includes("roll")) legal = [...legal, "roll"];
+  // an interim frame (a step's earlier moment, see enqueue) offers no action: its moment is past
+  if (ctx.interim) legal = [];
   const mine = Boolean(ctx.me) && legal.length > 0 && !ctx.pending && ctx.actedAt !== ctx.seq;
   const view = { ...ctx, legal: ctx.me ? legal : [], mine, over: isOver() };
   ctx.module.render($("board"), $("controls"), view);
