@@ -96,15 +96,14 @@ def test_a_store_outage_answers_503_and_play_resumes_after(
                     error["code"] == "server.unavailable"
                     and "nada foi alterado" in error["message"]
                 )
-                for path in (
-                    f"/api/tables/{table_id}",
-                    f"/api/tables/{table_id}/events",
-                    "/api/tables",
-                ):
-                    r = c.get(path)
-                    assert (
-                        r.status_code == 503 and r.json()["error"]["code"] == "server.unavailable"
-                    )
+                # one process is its tables' only writer: a table it holds is read from
+                # memory, unchanged by the refused action; the lobby needs the store
+                held = c.get(f"/api/tables/{table_id}", headers=bearer(tokens[who]))
+                assert held.status_code == 200 and held.json()["seq"] == v["seq"]
+                log = c.get(f"/api/tables/{table_id}/events")
+                assert log.status_code == 200 and log.json()["seq"] == v["seq"]
+                r = c.get("/api/tables")
+                assert r.status_code == 503 and r.json()["error"]["code"] == "server.unavailable"
                 health = c.get("/health")
                 assert health.status_code == 503
                 assert health.json()["checks"] == {"store": "unavailable", "redis": "off"}
@@ -115,7 +114,7 @@ def test_a_store_outage_answers_503_and_play_resumes_after(
                 assert until(ws, "pong")["seq"] == v["seq"]  # the socket stays open
             lines = _lines(caplog)
             faults = [line for line in lines if line["event"] == "store_unavailable"]
-            assert len(faults) >= 5 and all(set(f) >= {"error", "at"} for f in faults)
+            assert len(faults) >= 3 and all(set(f) >= {"error", "at"} for f in faults)
             text = "\n".join(r.getMessage() for r in caplog.records)
             for secret in (
                 "Traceback",
@@ -155,9 +154,10 @@ def test_a_bot_about_to_move_when_the_store_goes_moves_once_it_is_back(
         made = c.post("/api/tables", json={"game": "backgammon", "seats": ["human", "bot:greedy"]})
         table_id = made.json()["id"]
         tokens = {0: seat(c, table_id, 0)}
-        for _ in range(3):
+        waited = 0  # outages met by a bot about to move
+        for _ in range(8):
             v = ready_to_move(c, table_id, tokens)
-            if v["status"] == "over":
+            if v["status"] == "over" or waited == 3:
                 break
             legal = view(c, table_id, tokens[0])["observation"]["legal_actions"]
             r = c.post(
@@ -166,9 +166,16 @@ def test_a_bot_about_to_move_when_the_store_goes_moves_once_it_is_back(
                 headers=bearer(tokens[0]),
             )
             assert r.status_code == 200
+            if r.json()["status"] == "over":
+                break
+            if r.json()["to_act"] is not None:  # the bot's roll left it no move: no bot turn
+                continue
+            waited += 1
             proxy.cut()  # before the bot's move: its runner meets the outage
             time.sleep(1.5)
-            assert c.get(f"/api/tables/{table_id}").status_code == 503
+            assert c.get("/api/tables").status_code == 503  # the store is away
+            held = c.get(f"/api/tables/{table_id}")  # read from memory: the bot waits
+            assert held.status_code == 200 and held.json()["seq"] == r.json()["seq"]
             proxy.restore()
             after = _eventually(
                 lambda: c.get(f"/api/tables/{table_id}"),
@@ -179,6 +186,7 @@ def test_a_bot_about_to_move_when_the_store_goes_moves_once_it_is_back(
                 "the bot moved after the outage",
             )
             assert after.json()["seq"] > r.json()["seq"]
+        assert waited > 0
         events = c.get(f"/api/tables/{table_id}/events").json()
         assert [e["seq"] for e in events["events"]] == list(range(1, events["seq"] + 1))
         assert any(e["kind"] == "bot" for e in events["events"])

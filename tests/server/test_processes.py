@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -54,21 +55,27 @@ def server(
     args: list[str], env: dict[str, str], port: int
 ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     full_env = {**os.environ, "PYTHONPATH": SRC, **env}
-    proc = subprocess.Popen(
-        [sys.executable, *args], env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_ready(base, proc)
-        yield base, proc
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    # the server's output goes to a file (read afterwards through its own handle): a pipe
+    # nobody drains fills up with the JSON request lines and blocks the server mid-request
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "serve.log"
+        with path.open("wb") as out:
+            proc = subprocess.Popen(
+                [sys.executable, *args], env=full_env, stdout=out, stderr=subprocess.STDOUT
+            )
+        proc.stdout = path.open("rb")
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_ready(base, proc)
+            yield base, proc
+        finally:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+                try:
+                    proc.wait(20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
 
 
 def uvicorn(port: int, env: dict[str, str]) -> Any:

@@ -56,7 +56,10 @@ def serve_command(
         int, typer.Option(help="Server processes (more than 1 needs Redis).", min=1)
     ] = 1,
     bot_delay: Annotated[
-        float, typer.Option(help="Seconds a bot waits before each move.", min=0)
+        float,
+        typer.Option(
+            help="Seconds a bot waits before each move.", min=0, envvar="ACEYDEUCEY_BOT_DELAY"
+        ),
     ] = 0.6,
     lang: LangOption = None,
 ) -> None:

@@ -122,7 +122,8 @@ class InBetweenGame(Game):
             min_players=fewest,
             max_players=most,
             zero_sum=not house,
-            hidden_information=rules.hidden,
+            # a card dealt face down: hidden hands, or the card a pass sets aside
+            hidden_information=rules.hidden or rules.passed_card == "next-post",
             chance=True,
             min_return=low,
             max_return=high,

@@ -422,8 +422,7 @@ async def get_table(
     token = token_of(request, table_id)
     async with token_guard(request, table_id, token):
         t, seat = await service.seat_of(table_id, token)
-    async with t.lock:
-        await service._catch_up(t)
+    await service.refreshed(t)
     return JSONResponse(_jsonable(service.view(t, seat)))
 
 
@@ -511,9 +510,7 @@ async def act(
 async def record(request: Request, table_id: TableId) -> JSONResponse:
     """The record (JSON record format); the server seed is in it once the game is over."""
     service = service_of(request)
-    t = await service.table(table_id)
-    async with t.lock:
-        await service._catch_up(t)
+    t = await service.refreshed(await service.table(table_id))
     return JSONResponse(service.record(t).to_dict())
 
 
@@ -523,9 +520,7 @@ async def events(
 ) -> JSONResponse:
     """The public log after ``since``: who acted, their decision, the public event."""
     service = service_of(request)
-    t = await service.table(table_id)
-    async with t.lock:
-        await service._catch_up(t)
+    t = await service.refreshed(await service.table(table_id))
     return JSONResponse({"seq": t.seq, "events": _jsonable(service.events_since(t, since))})
 
 
@@ -622,9 +617,8 @@ async def table_socket(
     key = f"socket:{id(sub)}"
     try:
         try:
-            async with t.lock:
-                await service._catch_up(t)
-                _resync(service, t, sub, since)
+            await service.refreshed(t)
+            _resync(service, t, sub, since)
         except Exception as exc:
             _fault_frame(service, sub, exc, None, lang)
         while True:
@@ -661,14 +655,20 @@ async def _send_loop(websocket: WebSocket, sub: Any) -> None:
         message = await sub.queue.get()
         if message is None:
             return
+        text = message if isinstance(message, str) else json.dumps(message, default=_json_default)
         try:
-            await websocket.send_text(json.dumps(message, default=_json_default))
+            await websocket.send_text(text)
         except Exception:
             return
 
 
 def _fault_frame(
-    service: TableService, sub: Any, exc: Exception, about: str | None, lang: str
+    service: TableService,
+    sub: Any,
+    exc: Exception,
+    about: str | None,
+    lang: str,
+    extra: dict[str, Any] | None = None,
 ) -> None:
     """An error frame for a failure outside the error tree: 503 when the store is out of
     reach, else 500; one log line either way."""
@@ -678,7 +678,7 @@ def _fault_frame(
     else:
         fault("unexpected", exc, path="/ws/tables/{table_id}", message=about)
         error = ServerError(500, "server.internal")
-    sub.send({"type": "error", "about": about, **error_body(error, lang)})
+    sub.send({"type": "error", "about": about, **(extra or {}), **error_body(error, lang)})
 
 
 async def _handle(
@@ -691,8 +691,13 @@ async def _handle(
     text: str,
     lang: str,
 ) -> None:
+    client_id: str | int | None = None
+
     def fail(exc: AceyDeuceyError, about: str | None) -> None:
-        sub.send({"type": "error", "about": about, **error_body(exc, lang)})
+        answer = {"type": "error", "about": about, "seq": t.seq, **error_body(exc, lang)}
+        if client_id is not None:
+            answer["id"] = client_id
+        sub.send(answer)
 
     settings = service.settings
     try:
@@ -716,7 +721,14 @@ async def _handle(
         return
     kind = message["type"][:20]
     start = time.perf_counter()
+    given = message.get("id")  # the client's own id for this message, echoed in the answer
+    if (isinstance(given, str) and len(given) <= 64) or (
+        isinstance(given, int) and not isinstance(given, bool) and abs(given) < 2**53
+    ):
+        client_id = given
     try:
+        if given is not None and client_id is None:
+            raise ServerError(400, "server.bad_message")
         if kind == "act":
             seq, action = message.get("seq"), message.get("action")
             if not isinstance(seq, int) or isinstance(seq, bool) or not isinstance(action, str):
@@ -729,17 +741,19 @@ async def _handle(
                 await limits.hit("act", key)
                 raise
             _log_action(t.id, start, "duplicate" if view.get("duplicate") else "ok", view)
-            sub.send({"type": "ack", "seq": view["seq"], "duplicate": view.get("duplicate", False)})
+            ack = {"type": "ack", "seq": view["seq"], "duplicate": view.get("duplicate", False)}
+            if client_id is not None:
+                ack["id"] = client_id
+            sub.send(ack)
         elif kind == "resync":
             seq = message.get("seq")
-            async with t.lock:
-                await service._catch_up(t)
-                _resync(
-                    service,
-                    t,
-                    sub,
-                    seq if isinstance(seq, int) and not isinstance(seq, bool) else None,
-                )
+            await service.refreshed(t)
+            _resync(
+                service,
+                t,
+                sub,
+                seq if isinstance(seq, int) and not isinstance(seq, bool) else None,
+            )
         elif kind == "chat":
             body = message.get("text")
             if not isinstance(body, str):
@@ -754,4 +768,7 @@ async def _handle(
     except Exception as exc:
         if kind == "act":
             _log_action(t.id, start, "unavailable" if is_outage(exc) else "failed", None)
-        _fault_frame(service, sub, exc, kind, lang)
+        extra: dict[str, Any] = {"seq": t.seq}
+        if client_id is not None:
+            extra["id"] = client_id
+        _fault_frame(service, sub, exc, kind, lang, extra)

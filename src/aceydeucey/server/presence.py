@@ -180,7 +180,8 @@ class RedisPresence(Presence):
         return f"{self.prefix}:seen:{table_id}"
 
     async def start(self) -> None:
-        await self._redis.ping()  # fail at start-up, loudly, when Redis is unreachable
+        """Start the heartbeat; Redis being down does not stop the process (presence
+        then degrades to this process's own sockets until Redis is back)."""
         self._task = asyncio.create_task(self._heartbeat())
 
     async def stop(self) -> None:

@@ -1,10 +1,15 @@
 """Table events between processes: in-process listeners, and Redis pub/sub across processes.
 
 A process that appends to a table's log publishes ``{"table": id, "seq": n}`` (or a
-chat line, or ``{"seats": true}``); every *other* process that holds sockets for
-that table reloads the new entries from the database and pushes them.  The message
+chat line, or ``{"seats": true}``) on the table's own channel; every *other* process
+that holds the table (each subscribes to the tables it holds, and only those)
+reloads the new entries from the database and pushes them.  The message
 only says that something changed: the database stays the one truth, so a lost
 message costs nothing but a delay (the next one, or a client's resync, catches up).
+
+While Redis is down a process keeps serving: it starts without it, retries with
+backoff, and meanwhile the service polls the database for the tables it holds
+sockets for; once connected again it catches up every table it holds.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ log = logging.getLogger("aceydeucey.server")
 Handler = Callable[[dict[str, Any]], Awaitable[None]]
 
 CHANNEL = "aceydeucey:tables"
+#: Seconds between attempts to reach Redis again: first, and at most (doubling).
+BACKOFF = (0.5, 10.0)
 
 
 class Broadcaster:
@@ -40,9 +47,25 @@ class Broadcaster:
     def __init__(self) -> None:
         self.origin = secrets.token_hex(8)
         self._handler: Handler | None = None
+        #: called each time the connection to the other processes is (re)made
+        self._on_connect: Callable[[], Awaitable[None]] | None = None
+
+    @property
+    def connected(self) -> bool:
+        """Whether the other processes hear this one (always, alone)."""
+        return True
 
     async def start(self, handler: Handler) -> None:
         self._handler = handler
+
+    def on_connect(self, callback: Callable[[], Awaitable[None]]) -> None:
+        self._on_connect = callback
+
+    def follow(self, table_id: str) -> None:
+        """Hear the other processes' events for a table this process now holds."""
+
+    def unfollow(self, table_id: str) -> None:
+        """No longer hear a table this process has let go of."""
 
     async def stop(self) -> None:
         self._handler = None
@@ -56,7 +79,8 @@ class LocalBroadcaster(Broadcaster):
 
 
 class RedisBroadcaster(Broadcaster):
-    """Redis pub/sub on one channel; each process ignores its own messages."""
+    """Redis pub/sub, one channel per table (``aceydeucey:tables:{id}``): a process
+    subscribes to the tables it holds only; each process ignores its own messages."""
 
     def __init__(self, url: str) -> None:
         super().__init__()
@@ -66,12 +90,18 @@ class RedisBroadcaster(Broadcaster):
         self._redis = redis.Redis.from_url(url)
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
+        self._warned = False
+        self._following: set[str] = set()
+        self._pubsub: Any = None
+        self._changes: set[asyncio.Task[Any]] = set()
 
     async def start(self, handler: Handler) -> None:
+        """Subscribe in the background: a process starts (and serves its own tables)
+        while Redis is down, and connects when Redis comes back, with backoff."""
         await super().start(handler)
-        await self._redis.ping()  # fail at start-up, loudly, when Redis is unreachable
         self._task = asyncio.create_task(self._listen())
-        await asyncio.wait_for(self._ready.wait(), 10)
+        with contextlib.suppress(TimeoutError):  # connected at once when Redis is up
+            await asyncio.wait_for(self._ready.wait(), 2)
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -81,19 +111,61 @@ class RedisBroadcaster(Broadcaster):
         await self._redis.aclose()
         await super().stop()
 
+    @property
+    def connected(self) -> bool:
+        return self._ready.is_set()
+
+    def follow(self, table_id: str) -> None:
+        if table_id not in self._following:
+            self._following.add(table_id)
+            self._change("subscribe", table_id)
+
+    def unfollow(self, table_id: str) -> None:
+        if table_id in self._following:
+            self._following.discard(table_id)
+            self._change("unsubscribe", table_id)
+
+    def _change(self, verb: str, table_id: str) -> None:
+        pubsub = self._pubsub
+        if pubsub is None or not self.connected:
+            return  # (re)subscribed on connecting
+
+        async def change() -> None:
+            try:
+                await getattr(pubsub, verb)(channel(table_id))
+            except Exception as exc:  # reconnecting subscribes to every table held
+                log.warning("redis %s failed: %s", verb, type(exc).__name__)
+
+        task = asyncio.create_task(change())
+        self._changes.add(task)
+        task.add_done_callback(self._changes.discard)
+
     async def publish(self, message: dict[str, Any]) -> None:
+        if not self.connected:  # peers poll the database meanwhile
+            return
         payload = json.dumps({**message, "origin": self.origin})
         try:
-            await self._redis.publish(CHANNEL, payload)
+            table_id = message.get("table")
+            await self._redis.publish(
+                channel(table_id) if isinstance(table_id, str) else CHANNEL, payload
+            )
         except Exception as exc:  # the database holds the truth; peers resync later
             log.warning("redis publish failed: %s", type(exc).__name__)
 
     async def _listen(self) -> None:
+        delay = BACKOFF[0]
         while True:
             try:
                 pubsub = self._redis.pubsub()
-                await pubsub.subscribe(CHANNEL)
+                await pubsub.subscribe(CHANNEL, *(channel(t) for t in self._following))
+                self._pubsub = pubsub
                 self._ready.set()
+                if self._warned:
+                    log.warning("redis subscription restored")
+                    self._warned = False
+                delay = BACKOFF[0]
+                if self._on_connect is not None:
+                    await self._on_connect()
                 async for raw in pubsub.listen():
                     if raw.get("type") != "message":
                         continue
@@ -110,8 +182,18 @@ class RedisBroadcaster(Broadcaster):
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.warning("redis subscription lost (%s); retrying", type(exc).__name__)
-                await asyncio.sleep(1.0)
+                self._ready.clear()
+                self._pubsub = None
+                if not self._warned:  # one line per outage, not one per retry
+                    log.warning("redis unreachable (%s); retrying", type(exc).__name__)
+                    self._warned = True
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, BACKOFF[1])
+
+
+def channel(table_id: str) -> str:
+    """A table's own channel."""
+    return f"{CHANNEL}:{table_id}"
 
 
 def make_broadcaster(redis_url: str | None) -> Broadcaster:
@@ -128,12 +210,13 @@ class Subscriber:
     def __init__(self, seat: int | None, lang: str, limit: int = 512) -> None:
         self.seat = seat
         self.lang = lang
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(limit)
+        #: a message, or its JSON text when serialised once for several sockets
+        self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue(limit)
         self.overflowed = False
         #: the socket's id in ``presence``
         self.conn = ""
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:

@@ -6,14 +6,17 @@ claim, a seat handed to a bot).  The service keeps a live copy of each table it
 serves (the state after replaying the log) and, for every request that changes a
 table, under the table's lock:
 
-1. catches up with entries other processes appended (one query);
-2. validates the action against the live state (``State.apply``, the engine's own
-   checks and messages) inside the transaction that appends it at ``seq + 1``; the
-   primary key ``(table_id, seq)`` refuses a second writer, whose request then
-   reloads and answers 409 (or, for a bot's or chance's step, tries again);
-3. only after the commit, updates the live state and pushes the new observation to
-   the table's sockets (each seat its own ``observation(seat)``, spectators
-   ``observation(None)``) and tells the other processes (``pubsub``).
+1. validates the action against the live state in memory (``State.apply``, the
+   engine's own checks and messages) and works out the automatic steps after it
+   (chance's draws, bots' moves) up to the next person's turn;
+2. appends the whole step in one INSERT at ``seq + 1`` onwards, a short transaction
+   with no engine work in it; the primary key ``(table_id, seq)`` refuses a second
+   writer, whose request then reloads and answers 409 (or, for a bot's or chance's
+   step, tries again);
+3. only after the commit, updates the live state and pushes the step once per
+   audience (each connected seat its own ``observation(seat)``, spectators
+   ``observation(None)``, each serialised once) and tells the other processes
+   (``pubsub``).
 
 Chance is drawn by the fairness module (``server/fairness.py``): the table's secret
 server seed is committed to when the table is created, the seat on the dealer's
@@ -28,175 +31,86 @@ The server knows the games only through ``load_game`` and the contract.
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
-import hashlib
-import hmac
 import logging
-import secrets
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
+from aceydeucey.server.chat import Chat
+from aceydeucey.server.live import LiveTable, SeatInfo, hash_token, observe
+from aceydeucey.server.lobby import LOBBY_IDLE_SECONDS
+from aceydeucey.server.pubsub import LocalBroadcaster, Subscriber
 
-from aceydeucey.core.endings import Ending, end
-from aceydeucey.core.errors import AceyDeuceyError
-from aceydeucey.core.game import Game, State
-from aceydeucey.core.record import Record
-from aceydeucey.core.registry import bot_names, load_game, make_bot
-from aceydeucey.core.table import seat_agent
-from aceydeucey.server.errors import ServerError, is_outage
-from aceydeucey.server.fairness import FairChance, commitment, cutting_seat, new_server_seed
-from aceydeucey.server.logs import fault
-from aceydeucey.server.presence import MemoryPresence, Presence
-from aceydeucey.server.pubsub import Broadcaster, Hub, LocalBroadcaster, Subscriber
-from aceydeucey.server.settings import Settings
-from aceydeucey.server.store import Entry, SeqTaken, Store, tables
-
-__all__ = ["LiveTable", "SeatInfo", "TableService", "hash_token", "observe"]
+__all__ = [
+    "LOBBY_IDLE_SECONDS",
+    "LiveTable",
+    "SeatInfo",
+    "TableService",
+    "hash_token",
+    "observe",
+]
 
 log = logging.getLogger("aceydeucey.server")
 
-#: Steps a request plays itself (chance, bots) before handing the rest to a background task.
-INLINE_STEPS = 64
-#: Most chance draws appended in one transaction (a deal of several cards).
-CHANCE_BATCH = 64
-#: The word a person sends to throw the dice when the engine says the throw is theirs.
-ROLL = "roll"
-TIMEOUT_CHOICES = ("pass", "bot")
-#: A public table with no action, seat taken or creation for this long leaves the lobby.
-LOBBY_IDLE_SECONDS = 30 * 60
+#: Seconds between reads of the store while Redis is down (tables with sockets here).
+POLL_SECONDS = 1.0
+#: A table untouched this long, needing nothing from this process, leaves its memory.
+IDLE_SECONDS = 600.0
 
 
-def hash_token(token: str) -> str:
-    """The only form in which a seat's token is kept: its SHA-256, hex."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+class TableService(Chat):
+    """Creates, loads, plays and pushes tables; one per application (``app.state.service``).
 
+    Built of parts, each in its own module and each on the ones before it:
+    ``base`` (what they share), ``views``, ``tablelog`` (the log reducer), ``runner``
+    (chance, bots, timers), ``commands``, ``lobby`` and ``chat``; this class adds the
+    life cycle, the sockets and the messages from other processes.
+    """
 
-@dataclass
-class SeatInfo:
-    kind: str  # "human" or "bot"
-    bot: str | None = None
-    name: str | None = None
-    token_hash: str | None = None
-    joined_at: float | None = None
-
-    @property
-    def taken(self) -> bool:
-        return self.kind == "bot" or self.token_hash is not None
-
-
-@dataclass
-class LiveTable:
-    """A table as this process holds it: the replayed state and what the log says."""
-
-    id: str
-    row: dict[str, Any]
-    game: Game
-    state: State
-    seats: list[SeatInfo]
-    seq: int = 0
-    draws: int = 0
-    entries: list[Entry] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
-    ended: dict[str, Any] | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    bots: dict[int, Any] = field(default_factory=dict)
-    last_seen: list[float] = field(default_factory=list)
-    deadline: float | None = None
-    timer: asyncio.Task[None] | None = None
-    timer_seq: int = -1
-    runner: asyncio.Task[None] | None = None
-    chat_times: dict[int, collections.deque[float]] = field(default_factory=dict)
-
-    @property
-    def config(self) -> dict[str, Any]:
-        config: dict[str, Any] = self.row["config"]
-        return config
-
-    @property
-    def over(self) -> bool:
-        return self.ended is not None or self.state.is_terminal()
-
-    @property
-    def status(self) -> str:
-        if self.over:
-            return "over"
-        if self.row.get("cut") is None or not all(s.taken for s in self.seats):
-            return "waiting"
-        return "playing"
-
-    def to_roll(self) -> int | None:
-        """The person whose ``roll`` the table waits for, if any."""
-        if self.over or not self.state.is_chance_node():
-            return None
-        actor = self.state.chance_actor()
-        if actor is not None and self.seats[actor].kind == "human":
-            return actor
-        return None
-
-    def person_to_act(self) -> int | None:
-        """The human seat the table waits for (to act or to roll), or None."""
-        if self.status != "playing":
-            return None
-        roll = self.to_roll()
-        if roll is not None:
-            return roll
-        seat = self.state.current_player()
-        if seat >= 0 and self.seats[seat].kind == "human":
-            return seat
-        return None
-
-    def chance(self) -> FairChance:
-        return FairChance(
-            bytes.fromhex(self.row["server_seed"]),
-            bytes.fromhex(self.row["cut"] or ""),
-            draws=self.draws,
-        )
-
-
-def observe(state: State, seat: int | None) -> dict[str, Any]:
-    """``state.observation(seat)``: the seat's view, or the public one for ``None``."""
-    return state.observation(seat)
-
-
-def hidden_information(game: Game) -> bool:
-    """Whether the game hides anything from anyone (its ``GameInfo``)."""
-    return game.info.hidden_information
-
-
-class TableService:
-    """Creates, loads, plays and pushes tables; one per application (``app.state.service``)."""
-
-    def __init__(
-        self,
-        settings: Settings,
-        store: Store,
-        broadcaster: Broadcaster | None = None,
-        presence: Presence | None = None,
-        *,
-        clock: Callable[[], float] = time.time,
-    ) -> None:
-        self.settings = settings
-        self.store = store
-        self.broadcaster = broadcaster or LocalBroadcaster()
-        self.presence = presence or MemoryPresence(clock)
-        self.hub = Hub()
-        self.clock = clock
-        self._tables: dict[str, LiveTable] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._stopping = False
-
-    # -- life cycle -----------------------------------------------------------------------
     async def start(self) -> None:
         if self.settings.migrate:
             await self.store.migrate()
         await self.presence.start()
+        self.broadcaster.on_connect(self._catch_up_all)
         await self.broadcaster.start(self._on_remote)
+        if not isinstance(self.broadcaster, LocalBroadcaster):
+            self._spawn(self._poll_while_unheard())
+        self._spawn(self._evict_idle_tables())
+        # serve at once: tables load on first touch; the playing ones are resumed (their
+        # bots and timers) in the background rather than before the first request
+        self._spawn(self._resume_playing())
+
+    async def _poll_while_unheard(self) -> None:
+        """While the other processes cannot be heard (Redis down), read the tables this
+        process holds sockets for from the store, so their sockets still see every move."""
+        while not self._stopping:
+            await asyncio.sleep(POLL_SECONDS)
+            if self.broadcaster.connected:
+                continue
+            for t in list(self._tables.values()):
+                if self.hub.subscribers(t.id):
+                    try:
+                        await self._catch_up(t)
+                    except Exception as exc:  # the store is down too: the next round
+                        log.warning("table %s: catch-up failed (%s)", t.id, type(exc).__name__)
+
+    async def _evict_idle_tables(self) -> None:
+        """Tables leave memory after ``IDLE_SECONDS`` untouched (see ``evict_idle``)."""
+        while not self._stopping:
+            await asyncio.sleep(IDLE_SECONDS / 4)
+            self.evict_idle(IDLE_SECONDS)
+
+    async def _catch_up_all(self) -> None:
+        """Heard again (Redis back): whatever was missed meanwhile, for every table held."""
+        for t in list(self._tables.values()):
+            try:
+                await self._catch_up(t)
+            except Exception as exc:
+                log.warning("table %s: catch-up failed (%s)", t.id, type(exc).__name__)
+
+    async def _resume_playing(self) -> None:
         for table_id in await self.store.table_ids(status=["playing"]):
+            if self._stopping:
+                return
             try:
                 t = await self.table(table_id)
             except Exception:
@@ -222,878 +136,6 @@ class TableService:
         await self.presence.stop()
         await self.store.close()
 
-    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
-        task = asyncio.create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        task.add_done_callback(_report)
-        return task
-
-    # -- creating and loading ---------------------------------------------------------------
-    def make_game(self, game_id: str, options: dict[str, Any]) -> Game:
-        """The game for ``options`` as a form sends them: text values read by each option's type."""
-        from aceydeucey.core.registry import game_class
-
-        if not isinstance(game_id, str):
-            raise ServerError(400, "server.option_value", option="game", value=repr(game_id)[:60])
-        rules_class = game_class(game_id).rules_class
-        for name, value in options.items():
-            scalar = (str, int, float, bool, type(None))
-            if not (
-                isinstance(value, scalar)
-                or (isinstance(value, list) and all(isinstance(v, scalar) for v in value))
-            ) or (name == rules_class.PRESET_KEY and not isinstance(value, str | None)):
-                raise ServerError(400, "server.option_value", option=name, value=repr(value)[:60])
-        parsed = {
-            name: rules_class.parse_option(name, value) if isinstance(value, str) else value
-            for name, value in options.items()
-        }
-        try:
-            return load_game(game_id, **parsed)
-        except AceyDeuceyError:
-            raise
-        except (TypeError, ValueError, OverflowError) as exc:  # a value no option can take
-            raise ServerError(
-                400, "server.options_invalid", problem=f"{type(exc).__name__}: {exc}"[:200]
-            ) from None
-
-    def parse_seats(self, game: Game, kinds: list[str] | None) -> list[dict[str, Any]]:
-        n = game.num_players
-        if kinds is None:
-            kinds = ["human"] * n
-        if len(kinds) != n:
-            raise ServerError(400, "server.seats_count", seats=n, given=len(kinds))
-        names = bot_names(game.game_id)
-        out: list[dict[str, Any]] = []
-        for seat, kind in enumerate(kinds):
-            if kind == "human":
-                out.append({"kind": "human", "bot": None})
-            elif kind == "bot" or kind.startswith("bot:"):
-                name = kind.partition(":")[2] or names[0]
-                # an unknown strategy is refused here, by name, and so is a bot that does
-                # not play these rules (pubeval outside classic backgammon)
-                seat_agent(make_bot(game.game_id, name), game, seat)
-                out.append({"kind": "bot", "bot": name})
-            else:
-                raise ServerError(400, "server.seat_kind", kind=kind)
-        return out
-
-    async def create(
-        self,
-        game_id: str,
-        options: dict[str, Any],
-        seat_kinds: list[str] | None = None,
-        *,
-        public: bool = True,
-        turn_seconds: int | None = None,
-        on_timeout: str = "pass",
-        claim_after: float | None = None,
-        rematch_of: str | None = None,
-    ) -> LiveTable:
-        game = self.make_game(game_id, options)
-        kinds = self.parse_seats(game, seat_kinds)
-        if on_timeout not in TIMEOUT_CHOICES:
-            raise ServerError(
-                400, "server.on_timeout", value=on_timeout, accepted=", ".join(TIMEOUT_CHOICES)
-            )
-        seed = new_server_seed()
-        table_id = secrets.token_urlsafe(12)
-        row = {
-            "id": table_id,
-            "game": game.game_id,
-            "options": dict(options),
-            "rules": game.rules.to_dict(),
-            "seat_kinds": kinds,
-            "public": public,
-            "config": {
-                # a private table's seats need this secret, carried by its invite link
-                "invite": None if public else secrets.token_urlsafe(16),
-                "turn_seconds": turn_seconds,
-                "on_timeout": on_timeout,
-                "claim_after": self.settings.claim_after if claim_after is None else claim_after,
-            },
-            "server_seed": seed.hex(),
-            "commitment": commitment(seed),
-            "cut": None,
-            "status": "waiting",
-            "rematch_of": rematch_of,
-            "rematch": None,
-            "created_at": self.clock(),
-        }
-        await self.store.create_table(row)
-        t = await self.table(table_id)
-        async with t.lock:
-            await self._maybe_start(t)
-        return t
-
-    async def table(self, table_id: str) -> LiveTable:
-        """The live table (rebuilt from the store by replaying its log when not held)."""
-        t = self._tables.get(table_id)
-        if t is not None:
-            return t
-        lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            t = self._tables.get(table_id)
-            if t is None:
-                t = await self._rebuild(table_id)
-                self._tables[table_id] = t
-        return t
-
-    async def _rebuild(self, table_id: str) -> LiveTable:
-        row = await self.store.load_table(table_id)
-        if row is None:
-            raise ServerError(404, "server.table_unknown", table=table_id[:48])
-        game = load_game(row["game"], **row["rules"])
-        seats = [SeatInfo(kind=k["kind"], bot=k.get("bot")) for k in row["seat_kinds"]]
-        t = LiveTable(id=table_id, row=row, game=game, state=game.new_initial_state(), seats=seats)
-        t.last_seen = [self.clock()] * game.num_players
-        self._load_seats(t, await self.store.load_seats(table_id))
-        for entry in await self.store.entries(table_id):
-            self._apply(t, entry)
-        return t
-
-    def _load_seats(self, t: LiveTable, rows: list[dict[str, Any]]) -> None:
-        for r in rows:
-            seat = t.seats[r["seat"]]
-            if seat.token_hash is None:
-                t.last_seen[r["seat"]] = max(t.last_seen[r["seat"]], r["joined_at"])
-            seat.name, seat.token_hash, seat.joined_at = r["name"], r["token_hash"], r["joined_at"]
-
-    # -- applying log entries -------------------------------------------------------------
-    def _apply(self, t: LiveTable, entry: Entry, after: State | None = None) -> None:
-        """Apply one committed entry to the live table (replay and new entries alike)."""
-        if entry.seq != t.seq + 1:
-            raise RuntimeError(f"table {t.id}: entry {entry.seq} after {t.seq}")
-        if entry.is_action:
-            t.state = after if after is not None else t.state.apply(entry.text)
-            if entry.kind == "chance":
-                t.draws += 1
-        elif entry.kind == "resign":
-            others = [s for s in range(t.game.num_players) if s != entry.seat]
-            t.ended = {"termination": "resigned", "seat": entry.seat, "winners": others}
-            if entry.seat is not None and not t.state.is_terminal():
-                t.state = end(t.state, Ending.RESIGNED, entry.seat)  # the game's own ending
-        elif entry.kind == "claim":
-            absent = (entry.data or {}).get("absent")
-            if isinstance(absent, int) and not t.state.is_terminal():
-                t.state = end(t.state, Ending.CLAIMED, absent)
-            t.ended = {
-                "termination": "claimed",
-                "seat": entry.seat,
-                "absent": (entry.data or {}).get("absent"),
-                "winners": [entry.seat],
-            }
-        elif entry.kind == "handover" and entry.seat is not None:
-            t.seats[entry.seat].kind = "bot"
-            t.seats[entry.seat].bot = entry.text
-            t.bots.pop(entry.seat, None)
-        t.seq = entry.seq
-        t.entries.append(entry)
-        t.events.append(self._public_event(t, entry))
-        if t.over:
-            self._cancel_timer(t)
-
-    def _public_event(self, t: LiveTable, entry: Entry) -> dict[str, Any]:
-        """What everyone may know of an entry: who, the decision, the public event."""
-        shown_action = entry.kind in ("move", "bot", "timeout")
-        if entry.kind == "chance" and not hidden_information(t.game):
-            shown_action = True
-        event: dict[str, Any] | None
-        if entry.is_action:
-            event = observe(t.state, None).get("last_event")
-        else:
-            event = {"kind": entry.kind, "seat": entry.seat, **(entry.data or {})}
-            if entry.kind == "handover":
-                event["bot"] = entry.text
-        return {
-            "seq": entry.seq,
-            "kind": entry.kind,
-            "seat": entry.seat,
-            "action": entry.text if shown_action else None,
-            "event": event,
-            "at": entry.at,
-        }
-
-    async def _catch_up(self, t: LiveTable) -> list[Entry]:
-        """Apply what other processes appended since this copy's ``seq``; push it here."""
-        new = await self.store.entries(t.id, since=t.seq)
-        for entry in new:
-            self._apply(t, entry)
-            self._push(t, entry)
-        if new:
-            await self._refresh_row(t)
-        return new
-
-    async def _refresh_row(self, t: LiveTable) -> None:
-        row = await self.store.load_table(t.id)
-        if row is not None:
-            t.row = row
-
-    async def _commit(
-        self,
-        t: LiveTable,
-        kind: str,
-        seat: int | None,
-        make: Callable[[], tuple[str, State | None]],
-        data: dict[str, Any] | None = None,
-    ) -> Entry:
-        """Validate (``make``) and append one entry in one transaction, then apply and push.
-
-        ``make`` returns the entry's text and the state after it (None for table events);
-        an engine error it raises aborts the transaction.  SeqTaken: another writer won.
-        """
-        entries = await self._commit_many(t, lambda: [(kind, seat, *make(), data)])
-        return entries[0]
-
-    async def _commit_many(
-        self,
-        t: LiveTable,
-        make: Callable[[], list[tuple[str, int | None, str, State | None, dict[str, Any] | None]]],
-    ) -> list[Entry]:
-        """Append several entries (``make`` gives kind, seat, text, state after, data) in one
-        transaction, then apply and push each in order."""
-        now = self.clock()
-        try:
-            async with self.store.write() as conn:
-                made = make()
-                entries = [
-                    (Entry(t.seq + 1 + i, kind, seat, text, data, now), after)
-                    for i, (kind, seat, text, after, data) in enumerate(made)
-                ]
-                for entry, _ in entries:
-                    await self.store.append(t.id, entry, conn)
-                last, last_after = entries[-1]
-                over = last.kind in ("resign", "claim") or (
-                    last_after is not None and last_after.is_terminal()
-                )
-                if over:
-                    await conn.execute(
-                        tables.update().where(tables.c.id == t.id).values(status="over")
-                    )
-        except IntegrityError:
-            raise SeqTaken(t.seq + 1) from None
-        for entry, after in entries:
-            self._apply(t, entry, after)
-            if over and entry is last:
-                t.row["status"] = "over"
-            self._push(t, entry)
-        self._spawn(self.broadcaster.publish({"table": t.id, "seq": t.seq}))
-        if over:
-            self._forget_if_done(t)
-        return [entry for entry, _ in entries]
-
-    # -- seats ------------------------------------------------------------------------------
-    async def join(
-        self,
-        table_id: str,
-        seat: int,
-        name: str,
-        cut: str | None = None,
-        invite: str | None = None,
-    ) -> str:
-        """Seat a person: a fresh secret token (kept only as its hash), or 409 when taken.
-
-        A private table's seats need its invite secret (403 ``server.invite_needed``)."""
-        t = await self.table(table_id)
-        secret = t.config.get("invite")
-        if secret and not hmac.compare_digest(str(invite or ""), str(secret)):
-            raise ServerError(403, "server.invite_needed")
-        if not 0 <= seat < t.game.num_players:
-            raise ServerError(404, "server.seat_unknown", seat=seat, last=t.game.num_players - 1)
-        name = " ".join(name.split())[: self.settings.max_name]
-        if not name:
-            raise ServerError(400, "server.name_empty")
-        if t.seats[seat].kind != "human" or t.seats[seat].token_hash is not None:
-            raise ServerError(409, "server.seat_taken", seat=seat)
-        token = secrets.token_urlsafe(32)
-        if not await self.store.take_seat(t.id, seat, name, hash_token(token)):
-            self._load_seats(t, await self.store.load_seats(t.id))
-            raise ServerError(409, "server.seat_taken", seat=seat)
-        async with t.lock:
-            self._load_seats(t, await self.store.load_seats(t.id))
-            t.last_seen[seat] = self.clock()
-            await self.presence.seen(t.id, seat)
-            if cut and seat == self.cutter(t) and t.row.get("cut") is None:
-                await self._set_cut(t, cut.encode("utf-8")[:1024])
-            await self._maybe_start(t)
-        self._push_seats(t)
-        self._spawn(self.broadcaster.publish({"table": t.id, "seats": True}))
-        return token
-
-    def cutter(self, t: LiveTable) -> int:
-        """The seat that cuts (the dealer's right), read from the table's first state."""
-        try:
-            return cutting_seat(t.game, t.game.new_initial_state())
-        except Exception:  # a game whose public view is not there yet: from the options
-            return cutting_seat(t.game, None)
-
-    async def _set_cut(self, t: LiveTable, cut: bytes) -> None:
-        async with self.store.write() as conn:
-            await conn.execute(
-                tables.update()
-                .where(tables.c.id == t.id, tables.c.cut.is_(None))
-                .values(cut=cut.hex())
-            )
-        await self._refresh_row(t)
-
-    async def _maybe_start(self, t: LiveTable) -> None:
-        """When every seat is taken: fix the cut (a bot's or the server's where no person
-        gave one), mark the table playing and let chance and bots act."""
-        if t.over or not all(s.taken for s in t.seats):
-            return
-        if t.row.get("cut") is None:
-            await self._set_cut(t, secrets.token_bytes(16))
-        if t.row["status"] == "waiting":
-            await self.store.update_table(t.id, status="playing")
-            t.row["status"] = "playing"
-        await self._drive(t, INLINE_STEPS)
-
-    def authenticate(self, t: LiveTable, token: str | None) -> int:
-        """The seat a token holds (compared as hashes, in constant time), else 403."""
-        if not token:
-            raise ServerError(403, "server.token_missing")
-        digest = hash_token(token)
-        for seat, info in enumerate(t.seats):
-            if info.token_hash is not None and hmac.compare_digest(info.token_hash, digest):
-                t.last_seen[seat] = self.clock()
-                self._spawn(self.presence.seen(t.id, seat))
-                return seat
-        raise ServerError(403, "server.token_wrong")
-
-    async def seat_of(self, table_id: str, token: str | None) -> tuple[LiveTable, int | None]:
-        """The table and the seat of ``token`` (``None``: a spectator, when no token)."""
-        t = await self.table(table_id)
-        await self.presence.refresh(t.id)  # other processes' sockets, for the views
-        if token is None:
-            return t, None
-        if not any(s.token_hash for s in t.seats):
-            self._load_seats(t, await self.store.load_seats(t.id))
-        try:
-            return t, self.authenticate(t, token)
-        except ServerError:
-            self._load_seats(t, await self.store.load_seats(t.id))  # joined in another process
-            return t, self.authenticate(t, token)
-
-    # -- acting -----------------------------------------------------------------------------
-    async def act(self, table_id: str, token: str | None, seq: int, text: str) -> dict[str, Any]:
-        """A person's action at the table's ``seq``; returns the seat's view afterwards.
-
-        A retry of an action already applied at ``seq + 1`` by the same seat answers the
-        current view with ``"duplicate": true`` and applies nothing.
-        """
-        t, seat = await self.seat_of(table_id, token)
-        if seat is None:
-            raise ServerError(403, "server.token_missing")
-        async with t.lock:
-            if seq != t.seq:  # perhaps another process moved on: the store says
-                await self._catch_up(t)
-            if seq != t.seq:
-                if self._is_retry(t, seat, seq, text):
-                    return {**self.view(t, seat), "duplicate": True}
-                raise ServerError(409, "server.seq_stale", seq=seq, current=t.seq)
-            self._check_open(t)
-            state = t.state
-            try:
-                if text.strip().lower() == ROLL and t.to_roll() == seat:
-                    chance = t.chance()
-
-                    def roll() -> tuple[str, State | None]:
-                        action = chance.choose(state)
-                        return str(action), state.apply(action)
-
-                    await self._commit(t, "chance", seat, roll)
-                else:
-
-                    def move() -> tuple[str, State | None]:
-                        if state.is_chance_node() and t.to_roll() is not None:
-                            who = t.to_roll()
-                            if who != seat:
-                                raise ServerError(403, "server.not_your_roll", seat=who)
-                            raise ServerError(400, "server.roll_first")
-                        after = state.apply(text, seat=seat)
-                        return str(after_action(state, text)), after
-
-                    await self._commit(t, "move", seat, move)
-            except SeqTaken:
-                await self._catch_up(t)
-                if self._is_retry(t, seat, seq, text):
-                    return {**self.view(t, seat), "duplicate": True}
-                raise ServerError(409, "server.seq_stale", seq=seq, current=t.seq) from None
-            await self._drive(t, INLINE_STEPS)
-            return self.view(t, seat)
-
-    def _check_open(self, t: LiveTable) -> None:
-        if t.over:
-            raise ServerError(409, "server.table_over")
-        if t.status != "playing":
-            raise ServerError(409, "server.table_waiting")
-
-    def _is_retry(self, t: LiveTable, seat: int, seq: int, text: str) -> bool:
-        if not 0 <= seq < t.seq:
-            return False
-        entry = t.entries[seq]  # the entry at seq + 1
-        if entry.seat != seat:
-            return False
-        if entry.kind == "chance":
-            return text.strip().lower() == ROLL
-        if entry.kind != "move":
-            return False
-        try:
-            return str(t.game.parse_action(text)) == entry.text
-        except AceyDeuceyError:
-            return text.strip() == entry.text
-
-    # -- chance and bots --------------------------------------------------------------------
-    async def _step(self, t: LiveTable) -> bool:
-        """One automatic step (chance's draw or a bot's move); False when a person must act."""
-        if t.over or t.status != "playing":
-            return False
-        state = t.state
-        if state.is_chance_node():
-            if t.to_roll() is not None:
-                return False
-            chance = t.chance()
-
-            def draws() -> list[tuple[str, int | None, str, State | None, dict[str, Any] | None]]:
-                # chance's consecutive draws (a deal) go in one transaction
-                out: list[tuple[str, int | None, str, State | None, dict[str, Any] | None]] = []
-                now = state
-                while now.is_chance_node() and len(out) < CHANCE_BATCH:
-                    actor = now.chance_actor()
-                    if out and actor is not None and t.seats[actor].kind == "human":
-                        break
-                    action = chance.choose(now)
-                    after = now.apply(action)
-                    out.append(("chance", actor, str(action), after, None))
-                    now = after
-                return out
-
-            await self._commit_many(t, draws)
-            return True
-        seat = state.current_player()
-        if seat < 0 or t.seats[seat].kind != "bot":
-            return False
-        agent = self._bot(t, seat)
-        choice = await asyncio.to_thread(self._bot_choice, t, state, seat, agent)
-        await self._commit(t, "bot", seat, lambda: self._bot_move(t, state, seat, choice))
-        return True
-
-    def _bot(self, t: LiveTable, seat: int, name: str | None = None) -> Any:
-        key = seat if name is None else -1 - seat
-        agent = t.bots.get(key)
-        if agent is None:
-            strategy = name or t.seats[seat].bot or bot_names(t.game.game_id)[0]
-            agent = make_bot(t.game.game_id, strategy, seed=secrets.randbits(32))
-            seat_agent(agent, t.game, seat)
-            t.bots[key] = agent
-        return agent
-
-    def _bot_choice(self, t: LiveTable, state: State, seat: int, agent: Any) -> Any:
-        """What the bot wants to play (run in a worker thread: bots may think a while)."""
-        try:
-            return agent.act(observe(state, seat))
-        except Exception as exc:  # a bot's mistake must not stop the table
-            log.warning("bot at seat %d failed to choose (%s)", seat, type(exc).__name__)
-            return None
-
-    def _bot_move(self, t: LiveTable, state: State, seat: int, choice: Any) -> tuple[str, State]:
-        """The bot's choice validated like anyone's; its first legal action if it erred."""
-        if choice is not None:
-            try:
-                after = state.apply(choice, seat=seat)
-                action = state.parse_action(choice) if isinstance(choice, str) else choice
-                return str(action), after
-            except AceyDeuceyError as exc:
-                log.warning("bot at seat %d chose an illegal action (%s)", seat, exc.code)
-        first = next(iter(state.legal_actions()))
-        return str(first), state.apply(first, seat=seat)
-
-    async def _drive(self, t: LiveTable, budget: int) -> None:
-        """Play chance and bots inline (caller holds the lock); the rest in the background."""
-        delay = self.settings.bot_delay > 0
-        steps = 0
-        while steps < budget:
-            if delay and self._next_is_bot(t):
-                break
-            try:
-                if not await self._step(t):
-                    break
-            except SeqTaken:
-                await self._catch_up(t)
-            steps += 1
-        self._after_change(t)
-
-    def _next_is_bot(self, t: LiveTable) -> bool:
-        seat = t.state.current_player()
-        return seat >= 0 and t.seats[seat].kind == "bot" and not t.over
-
-    def _after_change(self, t: LiveTable) -> None:
-        """Start the background runner when automatic steps remain; reset the turn timer."""
-        automatic = t.status == "playing" and (
-            self._next_is_bot(t) or (t.state.is_chance_node() and t.to_roll() is None)
-        )
-        if automatic and (t.runner is None or t.runner.done()) and not self._stopping:
-            t.runner = self._spawn(self._run(t))
-        self._schedule_timer(t)
-
-    async def _run(self, t: LiveTable) -> None:
-        while not self._stopping:
-            if self._next_is_bot(t) and self.settings.bot_delay > 0:
-                await asyncio.sleep(self.settings.bot_delay)
-            away = False
-            async with t.lock:
-                try:  # a stale copy fails its append (SeqTaken) and catches up then
-                    moved = await self._step(t)
-                except SeqTaken:
-                    await self._catch_up(t)
-                    moved = True
-                except Exception as exc:
-                    if not is_outage(exc):
-                        log.exception("table %s: automatic step failed", t.id)
-                        return
-                    fault("store_unavailable", exc, table=t.id)  # the table waits for it
-                    moved = away = True
-            if away:
-                await asyncio.sleep(self.settings.retry_after)
-            elif not moved:
-                break
-            await asyncio.sleep(0)
-        self._schedule_timer(t)
-
-    # -- the turn timer ---------------------------------------------------------------------
-    def _cancel_timer(self, t: LiveTable) -> None:
-        if t.timer is not None and t.timer is not asyncio.current_task():
-            t.timer.cancel()
-        t.timer, t.deadline = None, None
-
-    def _schedule_timer(self, t: LiveTable) -> None:
-        before = t.deadline
-        self._set_timer(t)
-        if t.deadline != before:  # every viewer sees the running clock, and when it stops
-            clock: dict[str, Any] = {"type": "clock", "seq": t.seq, "deadline": t.deadline}
-            clock.update(seat=t.person_to_act(), now=self.clock())
-            for sub in self.hub.subscribers(t.id):
-                sub.send(clock)
-
-    def _set_timer(self, t: LiveTable) -> None:
-        seconds = t.config.get("turn_seconds")
-        seat = t.person_to_act()
-        if not seconds or seat is None or self._stopping:
-            self._cancel_timer(t)
-            return
-        if t.timer is not None and t.deadline is not None and t.timer_seq == t.seq:
-            return
-        self._cancel_timer(t)
-        t.deadline = self.clock() + float(seconds)
-        t.timer_seq = t.seq
-        t.timer = self._spawn(self._expire(t, t.seq, float(seconds)))
-
-    async def _expire(self, t: LiveTable, seq: int, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        while True:  # the store away: the timer fires again once it is back
-            try:
-                await self.timeout(t.id, seq)
-                return
-            except Exception as exc:
-                if not is_outage(exc) or self._stopping:
-                    raise
-                fault("store_unavailable", exc, table=t.id)
-                await asyncio.sleep(self.settings.retry_after)
-
-    async def timeout(self, table_id: str, seq: int) -> bool:
-        """The turn timer ran out at ``seq``: the seat passes, or a bot plays for it."""
-        t = await self.table(table_id)
-        async with t.lock:
-            await self._catch_up(t)
-            seat = t.person_to_act()
-            if t.seq != seq or seat is None:
-                return False
-            t.timer, t.deadline = None, None
-            state = t.state
-            try:
-                if t.to_roll() == seat:
-                    chance = t.chance()
-
-                    def roll() -> tuple[str, State | None]:
-                        action = chance.choose(state)
-                        return str(action), state.apply(action)
-
-                    await self._commit(t, "chance", seat, roll, {"timeout": True})
-                else:
-                    legal = [str(a) for a in state.legal_actions()]
-                    mode = t.config.get("on_timeout", "pass")
-                    if mode == "pass" and "pass" in legal:
-                        await self._commit(
-                            t, "timeout", seat, lambda: ("pass", state.apply("pass", seat=seat))
-                        )
-                    else:
-                        agent = self._bot(t, seat, bot_names(t.game.game_id)[0])
-                        choice = await asyncio.to_thread(self._bot_choice, t, state, seat, agent)
-                        await self._commit(
-                            t, "timeout", seat, lambda: self._bot_move(t, state, seat, choice)
-                        )
-            except SeqTaken:
-                await self._catch_up(t)
-                return False
-            await self._drive(t, INLINE_STEPS)
-            return True
-
-    # -- table-level events -----------------------------------------------------------------
-    async def resign(self, table_id: str, token: str | None) -> dict[str, Any]:
-        t, seat = await self.seat_of(table_id, token)
-        if seat is None:
-            raise ServerError(403, "server.token_missing")
-        async with t.lock:
-            await self._catch_up(t)
-            self._check_open(t)
-            if t.game.num_players != 2:
-                raise ServerError(400, "server.resign_two_players")
-            try:
-                await self._commit(t, "resign", seat, lambda: ("resign", None))
-            except SeqTaken:
-                await self._catch_up(t)
-                raise ServerError(409, "server.seq_stale", seq=t.seq - 1, current=t.seq) from None
-            return self.view(t, seat)
-
-    async def absent_for(self, t: LiveTable, seat: int) -> float:
-        """Seconds seat has been away (no socket in any process, no request): 0 while
-        connected.  The latest of what ``presence`` saw (every process, with Redis) and
-        this process's own sightings (a table loaded here counts from its loading)."""
-        if self.hub.count(t.id, seat) > 0:
-            return 0.0
-        shared = await self.presence.away(t.id, seat)
-        here = max(0.0, self.clock() - t.last_seen[seat])
-        return here if shared is None else min(shared, here)
-
-    async def claim(
-        self, table_id: str, token: str | None, absent: int, mode: str
-    ) -> dict[str, Any]:
-        """Claim the game (two seats) or hand an absent opponent's seat to a bot."""
-        t, seat = await self.seat_of(table_id, token)
-        if seat is None:
-            raise ServerError(403, "server.token_missing")
-        async with t.lock:
-            await self._catch_up(t)
-            self._check_open(t)
-            n = t.game.num_players
-            if not 0 <= absent < n or absent == seat or t.seats[absent].kind != "human":
-                raise ServerError(400, "server.claim_seat", seat=absent)
-            if mode not in ("win", "bot"):
-                raise ServerError(400, "server.claim_mode", mode=mode)
-            if mode == "win" and n != 2:
-                raise ServerError(400, "server.claim_win_two_players")
-            wait = float(t.config.get("claim_after", self.settings.claim_after))
-            away = await self.absent_for(t, absent)
-            if away < wait:
-                raise ServerError(
-                    409, "server.claim_too_soon", seat=absent, seconds=int(wait - away) + 1
-                )
-            try:
-                if mode == "win":
-                    await self._commit(
-                        t, "claim", seat, lambda: ("claim", None), {"absent": absent}
-                    )
-                else:
-                    bot = bot_names(t.game.game_id)[0]
-                    await self._commit(t, "handover", absent, lambda: (bot, None), {"by": seat})
-            except SeqTaken:
-                await self._catch_up(t)
-                raise ServerError(409, "server.seq_stale", seq=t.seq - 1, current=t.seq) from None
-            await self._drive(t, INLINE_STEPS)
-            return self.view(t, seat)
-
-    async def rematch(self, table_id: str, token: str | None) -> dict[str, Any]:
-        """A new table like this finished one (same game, rules, seats); the caller keeps
-        its seat there.  Every player's request leads to the same new table."""
-        t, seat = await self.seat_of(table_id, token)
-        if seat is None:
-            raise ServerError(403, "server.token_missing")
-        await self._refresh_row(t)
-        if not t.over:
-            raise ServerError(409, "server.rematch_not_over")
-        if t.row.get("rematch") is None:
-            kinds = [
-                "human" if k["kind"] == "human" else f"bot:{k['bot']}" for k in t.row["seat_kinds"]
-            ]
-            config = t.config
-            new = await self.create(
-                t.row["game"],
-                t.row["rules"],
-                kinds,
-                public=bool(t.row["public"]),
-                turn_seconds=config.get("turn_seconds"),
-                on_timeout=config.get("on_timeout", "pass"),
-                claim_after=config.get("claim_after"),
-                rematch_of=t.id,
-            )
-            if not await self.store.set_rematch(t.id, new.id):
-                await self.store.update_table(new.id, status="over", public=False)
-            await self._refresh_row(t)
-            self._push_seats(t)
-            self._spawn(self.broadcaster.publish({"table": t.id, "seats": True}))
-        new_id: str = t.row["rematch"]
-        name = t.seats[seat].name or f"seat {seat}"
-        secret = (await self.table(new_id)).config.get("invite")
-        try:
-            token = await self.join(new_id, seat, name, invite=secret)
-        except ServerError as exc:
-            if exc.status != 409:
-                raise
-            token = None
-        return {"id": new_id, "seat": seat, "token": token, "secret": secret}
-
-    # -- chat -------------------------------------------------------------------------------
-    async def chat(self, table_id: str, token: str | None, text: str) -> dict[str, Any]:
-        t, seat = await self.seat_of(table_id, token)
-        if seat is None:
-            raise ServerError(403, "server.token_missing")
-        text = " ".join(text.split())
-        limit = self.settings.chat_max_length
-        if not text:
-            raise ServerError(400, "server.chat_empty")
-        if len(text) > limit:
-            raise ServerError(413, "server.chat_too_long", limit=limit, length=len(text))
-        now = self.clock()
-        times = t.chat_times.setdefault(seat, collections.deque())
-        while times and now - times[0] > self.settings.chat_window:
-            times.popleft()
-        if len(times) >= self.settings.chat_burst:
-            raise ServerError(
-                429,
-                "server.chat_rate",
-                count=self.settings.chat_burst,
-                seconds=int(self.settings.chat_window),
-            )
-        times.append(now)
-        line = await self.store.add_chat(t.id, seat, t.seats[seat].name or "", text)
-        self._push_chat(t, line)
-        self._spawn(self.broadcaster.publish({"table": t.id, "chat": line}))
-        return line
-
-    # -- views ------------------------------------------------------------------------------
-    def seats_view(self, t: LiveTable) -> list[dict[str, Any]]:
-        return [
-            {
-                "seat": i,
-                "kind": s.kind,
-                "bot": s.bot,
-                "name": s.name if s.kind == "human" else f"bot:{s.bot}",
-                "taken": s.taken,
-                "connected": s.kind == "bot"
-                or self.hub.count(t.id, i) > 0
-                or i in self.presence.remote(t.id).seats,
-            }
-            for i, s in enumerate(t.seats)
-        ]
-
-    def observation(self, t: LiveTable, seat: int | None) -> dict[str, Any]:
-        obs = observe(t.state, seat)
-        if t.status != "playing":
-            obs["legal_actions"] = []
-        return obs
-
-    def table_view(self, t: LiveTable) -> dict[str, Any]:
-        """What every viewer may know of the table besides the observation."""
-        return {
-            "id": t.id,
-            "game": t.game.game_id,
-            "rules": t.game.rules.to_dict(),
-            "public": bool(t.row["public"]),
-            "status": t.status,
-            "seq": t.seq,
-            "seats": self.seats_view(t),
-            "to_act": t.person_to_act(),
-            "to_roll": t.to_roll(),
-            "ended": t.ended,
-            "turn_seconds": t.config.get("turn_seconds"),
-            "on_timeout": t.config.get("on_timeout"),
-            "claim_after": t.config.get("claim_after"),
-            "deadline": t.deadline,
-            "fairness": {
-                "commitment": t.row["commitment"],
-                "cutter": self.cutter(t),
-                "cut": t.row.get("cut"),
-            },
-            "rematch": t.row.get("rematch"),
-            "rematch_of": t.row.get("rematch_of"),
-            "spectators": self.hub.count(t.id, None) + self.presence.remote(t.id).spectators,
-        }
-
-    def view(self, t: LiveTable, seat: int | None) -> dict[str, Any]:
-        return {**self.table_view(t), "you": seat, "observation": self.observation(t, seat)}
-
-    def event_for(self, t: LiveTable, index: int, seat: int | None, obs: dict[str, Any]) -> Any:
-        event = dict(t.events[index])
-        if seat is not None and t.entries[index].is_action and index == len(t.entries) - 1:
-            event["event"] = obs.get("last_event")  # the seat's own view of what happened
-        return event
-
-    def record(self, t: LiveTable) -> Record:
-        """The record: every action (chance's included); the seed only once it is over."""
-        if not t.over and hidden_information(t.game):
-            raise ServerError(409, "server.record_until_over")
-        names = [
-            s.name or f"seat {i}" if s.kind == "human" else f"bot:{s.bot}"
-            for i, s in enumerate(t.seats)
-        ]
-        record = Record.start(t.game, names)
-        record.actions = [e.text for e in t.entries if e.is_action]
-        record.fairness = t.chance().fairness(reveal=t.over)
-        record.finish(t.state)  # the result, and the ending of a resigned or claimed game
-        return record
-
-    def events_since(self, t: LiveTable, since: int) -> list[dict[str, Any]]:
-        return t.events[max(0, since) :]
-
-    async def lobby(self) -> list[dict[str, Any]]:
-        """The lobby, from the store (tables held here add who is connected)."""
-        from aceydeucey.core.registry import game_class
-
-        out = []
-        now = self.clock()
-        rows = [
-            row for row in await self.store.lobby() if now - row["last_at"] <= LOBBY_IDLE_SECONDS
-        ]
-        watching = await self.presence.spectators(row["id"] for row in rows)
-        for row in rows:
-            try:
-                preset_key = game_class(row["game"]).rules_class.PRESET_KEY
-            except AceyDeuceyError:
-                continue
-            live = self._tables.get(row["id"])
-            if live is not None:
-                seat_list = self.seats_view(live)
-            else:
-                seat_list = [
-                    {
-                        "seat": i,
-                        "kind": k["kind"],
-                        "bot": k.get("bot"),
-                        "name": row["taken"].get(i) if k["kind"] == "human" else f"bot:{k['bot']}",
-                        "taken": k["kind"] == "bot" or i in row["taken"],
-                        "connected": k["kind"] == "bot",
-                    }
-                    for i, k in enumerate(row["seat_kinds"])
-                ]
-            out.append(
-                {
-                    "id": row["id"],
-                    "game": row["game"],
-                    "preset": row["rules"].get(preset_key),
-                    "seats": seat_list,
-                    "taken": sum(1 for s in seat_list if s["taken"]),
-                    "players": len(seat_list),
-                    "status": live.status if live is not None else row["status"],
-                    "spectators": watching.get(row["id"], 0),
-                    "claim_after": (row.get("config") or {}).get("claim_after"),
-                    "turn_seconds": (row.get("config") or {}).get("turn_seconds"),
-                    "created_at": row["created_at"],
-                    "idle_seconds": max(0.0, now - row["last_at"]),
-                }
-            )
-        return out
-
-    # -- sockets ----------------------------------------------------------------------------
     async def subscribe(self, t: LiveTable, seat: int | None, lang: str) -> Subscriber:
         sub = Subscriber(seat, lang)
         sub.conn = self.presence.new_id()
@@ -1118,50 +160,6 @@ class TableService:
                 self._spawn(self.broadcaster.publish({"table": t.id, "presence": True}))
             self._forget_if_done(t)
 
-    def _forget_if_done(self, t: LiveTable) -> None:
-        """Drop a finished table nobody watches from memory (the store rebuilds it on demand)."""
-        if t.over and not self.hub.subscribers(t.id) and self._tables.get(t.id) is t:
-            del self._tables[t.id]
-            self._loading.pop(t.id, None)
-            self.presence.forget(t.id)
-
-    def state_message(self, t: LiveTable, seat: int | None) -> dict[str, Any]:
-        obs = self.observation(t, seat)
-        event = self.event_for(t, len(t.events) - 1, seat, obs) if t.events else None
-        return {
-            "type": "state",
-            "seq": t.seq,
-            "observation": obs,
-            "event": event,
-            "you": seat,
-            **{k: v for k, v in self.table_view(t).items() if k not in ("rules", "seq")},
-        }
-
-    def _push(self, t: LiveTable, entry: Entry) -> None:
-        subs = self.hub.subscribers(t.id)
-        if not subs:
-            return
-        messages: dict[int | None, dict[str, Any]] = {}
-        for sub in subs:
-            if sub.seat not in messages:
-                messages[sub.seat] = self.state_message(t, sub.seat)
-            sub.send(messages[sub.seat])
-
-    def _push_seats(self, t: LiveTable) -> None:
-        message = {
-            "type": "seats",
-            "seq": t.seq,
-            "status": t.status,
-            "seats": self.seats_view(t),
-            "rematch": t.row.get("rematch"),
-        }
-        for sub in self.hub.subscribers(t.id):
-            sub.send(message)
-
-    def _push_chat(self, t: LiveTable, line: dict[str, Any]) -> None:
-        for sub in self.hub.subscribers(t.id):
-            sub.send({"type": "chat", **line})
-
     async def _on_remote(self, message: dict[str, Any]) -> None:
         """Another process changed a table: catch up if this process holds it."""
         table_id = message.get("table")
@@ -1182,14 +180,3 @@ class TableService:
                 self._push_seats(t)
             await self._catch_up(t)
             self._after_change(t)
-
-
-def _report(task: asyncio.Task[Any]) -> None:
-    """A background task's failure as one log line (a driver's message holds SQL values)."""
-    if not task.cancelled() and (exc := task.exception()) is not None:
-        fault("store_unavailable" if is_outage(exc) else "unexpected", exc)
-
-
-def after_action(state: State, text: str) -> Any:
-    """The canonical action ``text`` names in ``state`` (already validated by ``apply``)."""
-    return state.parse_action(text)

@@ -284,6 +284,32 @@ class Store:
             )
         )
 
+    async def append_step(self, table_id: str, entries: Sequence[Entry], *, over: bool) -> None:
+        """Append a step's entries in one INSERT (one short transaction), marking the
+        table over when the step ends its game; ``SeqTaken`` when another writer appended
+        at one of these sequence numbers first (the primary key decides)."""
+        rows = [
+            {
+                "table_id": table_id,
+                "seq": e.seq,
+                "kind": e.kind,
+                "seat": e.seat,
+                "text": e.text,
+                "data": e.data,
+                "at": e.at,
+            }
+            for e in entries
+        ]
+        try:
+            async with self.write() as conn:
+                await conn.execute(log.insert().values(rows))
+                if over:
+                    await conn.execute(
+                        tables.update().where(tables.c.id == table_id).values(status="over")
+                    )
+        except IntegrityError:
+            raise SeqTaken(entries[0].seq) from None
+
     async def entries(self, table_id: str, since: int = 0) -> list[Entry]:
         query = (
             log.select().where(log.c.table_id == table_id, log.c.seq > since).order_by(log.c.seq)

@@ -8,6 +8,7 @@ const dealt = new Set(); // cards already drawn once: only a new card is dealt i
 let fresh = false; // a card came in on this render (the deal's sound)
 let livePosts = [];
 let liveGap = null;
+let interimFrame = false; // this render shows a hand settled earlier in the step that came
 let coachCache = { key: "", data: null };
 
 export function balance(obs, i) {
@@ -110,14 +111,28 @@ function postsRow(obs, view) {
   return row;
 }
 
-function remember(obs, previous) {
-  const e = obs.last_event || {};
+/** Whether a step (one message: an action and the chance after it) settled a hand before
+ * its last entry: its third card and result get a frame of their own before the next
+ * hand's cards (the paced queue shows it first, ``interim``). */
+export function interim(data) {
+  const events = Array.isArray(data.events) ? data.events : [];
+  return events.slice(0, -1).some((item) => item?.event?.kind === "settle" && item.event.third);
+}
+
+function remember(obs, previous, events) {
+  let e = obs.last_event || {};
+  let fromStep = false;
+  if (e.kind !== "settle" && Array.isArray(events)) {
+    for (const item of events) {
+      if (item?.event?.kind === "settle" && item.event.third) { e = item.event; fromStep = true; }
+    }
+  }
   if (previous) livePosts = (previous.posts || []).slice(); // the replay knows the step before
   if (e.kind === "settle" && e.third) {
     const at = (obs.seen || []).length;
     if (lastHand && lastHand.at === at) return; // the same hand drawn again
     lastHand = { seat: e.seat, posts: livePosts.slice(), gap: previous ? previous.gap : liveGap, third: e.third, outcome: e.outcome, delta: e.delta, deltas: e.deltas, at,
-      after: JSON.stringify(obs.posts || []) };
+      after: fromStep ? null : JSON.stringify(obs.posts || []) };
   } else if (previous !== undefined || ((obs.posts || []).length && JSON.stringify(obs.posts) !== lastHand?.after)) {
     lastHand = null; // live: until the next hand's cards; in the replay: only at the third card's step
   }
@@ -128,12 +143,14 @@ function remember(obs, previous) {
 function showingLast(obs) {
   if (!lastHand) return false;
   const posts = obs.posts || [];
+  if (lastHand.after === null) return interimFrame || !posts.length; // settled earlier in a step
   return !posts.length || JSON.stringify(posts) === lastHand.after;
 }
 
 export function render(board, controls, view) {
   const obs = view.obs;
-  remember(obs, view.previous);
+  interimFrame = Boolean(view.interim);
+  remember(obs, view.previous, interimFrame ? view.stepEvents : null);
   const names = view.names();
   const chips = obs.chips || [];
   const active = typeof obs.to_act === "number" ? obs.to_act : obs.current_player;
@@ -185,9 +202,9 @@ function chipsMoved(d) {
 }
 
 /** How long a state stays on the felt before the next (ms at normal pace). */
-export function dwell(obs, before, entry) {
+export function dwell(obs, before, entry, view) {
   const kind = (obs.last_event || {}).kind;
-  if (kind === "settle") return 2600;
+  if (kind === "settle" || view?.interim) return 2600;
   if (["pair_win", "adjacent_loss", "push", "split", "over"].includes(kind)) return 1600;
   if (entry.kind === "chance") return ["first", "draw"].includes(kind) ? 300 : 550;
   return 800;

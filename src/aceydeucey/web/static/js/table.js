@@ -18,7 +18,7 @@ if (carried) {
 
 const ctx = {
   tableId, me: carried ? { seat: null, token: carried } : loadSeat(tableId), info: null, obs: null, seq: 0, seats: [], rules: {},
-  game: null, module: null, coach: false, pending: false, lang: LANG, clock: null, actedAt: -1,
+  game: null, module: null, coach: false, pending: false, lang: LANG, clock: null, actedAt: -1, stepEvents: [], interim: false,
   act, refresh: () => render(), names: () => ctx.seats.map((_, i) => seatName(ctx.seats, i)),
 };
 window.aceydeucey = ctx; // handy in the console and for the browser tests
@@ -173,6 +173,9 @@ function setClock(data) {
 }
 
 function enqueue(data) {
+  // a step that settled something before its last entry (a hand's third card): the game's
+  // page shows that first, in a frame of its own, then the step's end
+  if (ctx.module?.interim?.(data)) queue.push({ ...data, interim: true });
   queue.push(data);
   pump();
 }
@@ -201,9 +204,17 @@ function dwell(data, before) {
 
 function show(data) {
   if (data.observation) ctx.obs = data.observation;
+  // the step's entries as this page may see them (a game's page may show an earlier one)
+  ctx.stepEvents = Array.isArray(data.events) ? data.events : [];
+  ctx.interim = Boolean(data.interim);
   if (typeof data.seq === "number") ctx.seq = data.seq;
   absorb(data);
-  if (data.event) {
+  if (Array.isArray(data.events) && data.events.length) {
+    // one message per step: its entries in order (a fetch fills any gap before them)
+    const first = data.events[0].seq;
+    if (typeof first === "number" && eventsSeen > 0 && first > eventsSeen + 1) loadEvents();
+    else for (const e of data.events) logEvent(e, e.seq);
+  } else if (data.event) {
     const at = data.event.seq ?? data.seq;
     // several entries may have landed at once (a bot's reply, a deal): fetch what is missing
     if (typeof at === "number" && eventsSeen > 0 && at > eventsSeen + 1) loadEvents();
@@ -345,7 +356,9 @@ function render() {
   $("turn").classList.toggle("mine", turn.mine);
   announceTurn(turn.mine);
   let legal = ctx.obs.legal_actions || [];
-  if (ctx.me && ctx.info?.to_roll === ctx.me.seat && !isOver()) legal = [...legal, "roll"];
+  if (ctx.me && ctx.info?.to_roll === ctx.me.seat && !isOver() && !legal.includes("roll")) legal = [...legal, "roll"];
+  // an interim frame (a step's earlier moment, see enqueue) offers no action: its moment is past
+  if (ctx.interim) legal = [];
   const mine = Boolean(ctx.me) && legal.length > 0 && !ctx.pending && ctx.actedAt !== ctx.seq;
   const view = { ...ctx, legal: ctx.me ? legal : [], mine, over: isOver() };
   ctx.module.render($("board"), $("controls"), view);
