@@ -637,6 +637,7 @@ def test_a_turn_timer_set_in_the_lobby_counts_down_at_the_table(
     page.select_option("#on-timeout", "bot")
     page.click("#create-btn")
     page.wait_for_url("**/tables/*")
+    page.wait_for_function("window.aceydeucey && aceydeucey.tableId")  # the module has started
     table = page.evaluate("aceydeucey.tableId")
     view = api.get(f"/api/tables/{table}").json()
     assert view["turn_seconds"] == 120 and view["on_timeout"] == "bot"
