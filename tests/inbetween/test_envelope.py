@@ -161,4 +161,5 @@ def test_game_info_bounds_hold_over_random_rules(rules: Rules, seed: int) -> Non
     assert info.min_return is None or min(returns) >= info.min_return
     assert info.max_return is None or max(returns) <= info.max_return
     assert info.max_length is None or len(record.actions) <= info.max_length
-    assert info.hidden_information is rules.hidden
+    # a card dealt face down: hidden cards, or a passed card set aside for the next post
+    assert info.hidden_information is (rules.hidden or rules.passed_card == "next-post")

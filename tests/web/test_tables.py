@@ -305,6 +305,8 @@ def test_a_watcher_gets_no_failing_chat_box(
     assert "Take a seat to chat" in page.inner_text("#chat-note")
     assert "Bearer" not in page.inner_text("body")
     assert page.inner_text("#table-title") == "Backgammon"
+    # the variant in the players' words, never its id
+    assert page.inner_text("#table-variant") == "Classic backgammon"
     # sounds are off until chosen, and the choice is remembered
     assert not page.is_checked("#sound")
     page.check("#sound")

@@ -270,7 +270,9 @@ function header() {
   const info = ctx.info || {};
   const rules = ctx.rules || {};
   $("table-title").textContent = tableName();
-  $("table-variant").textContent = rules.preset || rules.variant || "";
+  const preset = rules.preset || rules.variant || "";
+  const presetKey = `preset.${info.game}.${preset}`; // the preset in the players' words
+  $("table-variant").textContent = preset && has(presetKey) ? t(presetKey) : preset;
   $("watchers").textContent = t("lobby.spectators", { count: info.spectators ?? 0 });
   $("table-status").textContent = t(`status.${info.status}`) === `status.${info.status}` ? (info.status || "") : t(`status.${info.status}`);
   const url = new URL(location.href);
