@@ -40,7 +40,9 @@ def test_a_public_table_invite_has_no_secret_and_seats_anyone(client: TestClient
 def test_the_lobby_names_the_seats_and_says_how_long_each_table_is_idle(
     client: TestClient,
 ) -> None:
-    table = new_table(client, "inbetween", ["human", "bot:ev"], options={"players": 2})
+    # the bot deals, so Ana bets first and the game waits for her (a bot betting first may
+    # win the whole pot and end the session at once)
+    table = new_table(client, "inbetween", ["human", "bot:ev"], options={"players": 2, "dealer": 1})
     seat(client, table, 0, "Ana")
     row = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}[table]
     assert [s["name"] for s in row["seats"]] == ["Ana", "bot:ev"]

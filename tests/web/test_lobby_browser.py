@@ -63,8 +63,9 @@ def test_play_a_bot_now_seats_you_against_the_best_bot_at_once(
         assert kinds[0] == "human" and view["seats"][0]["taken"], view["seats"]
         assert kinds[1:] and set(kinds[1:]) == {"bot"}
         assert {s["bot"] for s in view["seats"][1:]} == {expected_bot[game]}
-        # nobody is waited for: the game is under way with the one person seated
-        assert view["status"] == "playing"
+        # nobody is waited for: the game began with the one person seated (In-Between's bot,
+        # betting first, may already have won the whole pot and ended the session)
+        assert view["status"] in ("playing", "over"), view["status"]
         assert view["seats"][0]["name"] == "Jogador"
     # the seat's token is in its cookie only, never in the page's storage
     cookies = {c["name"]: c["value"] for c in page.context.cookies()}
