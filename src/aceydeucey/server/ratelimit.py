@@ -76,27 +76,20 @@ class RateLimits:
 
     async def hit(self, kind: str, key: str) -> None:
         """Count one ``kind`` for ``key``; 429 when the limit is already reached."""
-        if not self.enabled:
-            return
-        item = self.items[kind]
-        limiter = self.limiter if kind in SHARED else self.local
-        try:
-            if await limiter.hit(item, kind, key):
-                return
-            stats = await limiter.get_window_stats(item, kind, key)
-        except Exception as exc:
-            self._storage_failed(exc)
-            return
-        raise self._refuse(kind, stats.reset_time)
+        await self._apply(kind, key, count=True)
 
     async def check(self, kind: str, key: str) -> None:
         """429 when ``key`` has no ``kind`` left, without counting one."""
+        await self._apply(kind, key, count=False)
+
+    async def _apply(self, kind: str, key: str, *, count: bool) -> None:
         if not self.enabled:
             return
         item = self.items[kind]
         limiter = self.limiter if kind in SHARED else self.local
         try:
-            if await limiter.test(item, kind, key):
+            allowed = limiter.hit if count else limiter.test
+            if await allowed(item, kind, key):
                 return
             stats = await limiter.get_window_stats(item, kind, key)
         except Exception as exc:
