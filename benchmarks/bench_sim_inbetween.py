@@ -17,6 +17,14 @@ One run prints, for guide sessions of 4 players (one seat each of ``ev``, ``kell
   game itself costs nothing beyond its random numbers).  NumPy's
   ``Generator.integers`` rate for the same draws is printed beside it.
 
+End to end, as ``aceydeucey simulate inbetween --json`` reports it (``hands / seconds``:
+``sim.inbetween_runs.simulate``, the command's whole run of ``E2E_SESSIONS`` sessions with
+its default seats ``ev,kelly,random``, the kernel loaded before the clock as the command
+does), then the same for each of the five presets (seats ``ev``, ``kelly``, ``cautious``,
+``random`` in turn): hands per second, the CPU time and hands per CPU-second, Numba's
+threads, the load average when the run began, and the peer ratio to NumPy's raw draws
+(``Generator.integers`` below 52, one thread, draws per second).
+
 Then the ``session`` strategy against ``ev``: ``SESSION_SESSIONS`` guide sessions with one
 ``session`` seat and three ``ev`` seats (rotating), its win rate with a 95 % interval beside
 the ``ev`` seats' rate, against the quarter that an ``ev`` seat wins among four ``ev``
@@ -25,6 +33,7 @@ seats (measured in the same run).
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -34,30 +43,21 @@ import numpy as np
 
 import aceydeucey
 from aceydeucey.core import Table
-from aceydeucey.core.game import Action, State
 from aceydeucey.inbetween.bots import BOTS
-from aceydeucey.inbetween.rules import Rules
-from aceydeucey.inbetween.shoe import CARDS
+from aceydeucey.inbetween.rules import PRESET_NAMES, Rules
 from aceydeucey.inbetween.state import InBetweenState
 from aceydeucey.sim.inbetween import deck_orders, play_sessions, raw_draws
 from aceydeucey.sim.inbetween_bots import STRATEGIES
-from aceydeucey.sim.inbetween_runs import summarize
+from aceydeucey.sim.inbetween_engine import DeckChance
+from aceydeucey.sim.inbetween_runs import prepare, simulate, summarize
 
 SIM_SESSIONS = 4_000_000
+E2E_SESSIONS = 3_000_000
 SESSION_SESSIONS = 40_000
 ENGINE_SECONDS = 4.0
 AGENTS: dict[str, Any] = {**BOTS, **STRATEGIES}
-
-
-class DeckChance:
-    """Deals round ``r`` from ``cards[r]`` in order."""
-
-    def __init__(self, cards: np.ndarray) -> None:
-        self.cards = cards
-
-    def choose(self, state: State) -> Action:
-        assert isinstance(state, InBetweenState)
-        return CARDS[int(self.cards[state.round - 1, len(state.shoe.dealt)])]
+#: The seats of the presets' end-to-end runs (cycled over the table).
+PRESET_SEATS = ("ev", "kelly", "cautious", "random")
 
 
 def draws_per_session(rules: Rules, batch: Any) -> float:
@@ -99,14 +99,45 @@ def _hands(table: Table) -> int:
     return sum(1 for a in table.record.actions if a == "pass" or a.startswith("bet "))
 
 
+def end_to_end() -> None:
+    """The command's figure: hands / seconds of a whole run (see the module), for the
+    guide's default seats and then for every preset (all five in the compiled kernel),
+    with the machine's load beside it (``os.getloadavg``: the machine is shared)."""
+    rng = np.random.default_rng(0)
+    began = time.perf_counter()
+    rng.integers(0, 52, size=30_000_000)
+    numpy_draws = 30_000_000 / (time.perf_counter() - began)
+    runs: list[tuple[str, Rules, tuple[str, ...]]] = [
+        ("guide", Rules.resolve(players=3), ("ev", "kelly", "random")),
+    ]
+    for preset in PRESET_NAMES:
+        rules = Rules.resolve(preset=preset)
+        runs.append((preset, rules, tuple(PRESET_SEATS[s % 4] for s in range(rules.players))))
+    for preset, rules, names in runs:
+        prepare(rules, names)
+        load = os.getloadavg()[0]
+        wall, cpu = time.perf_counter(), time.process_time()
+        acc = simulate(rules, names, E2E_SESSIONS)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        rate = acc.hands / wall
+        print(
+            f"inbetween {preset} end to end [{','.join(names)}] (simulate --json): "
+            f"{rate:,.0f} hands/s ({E2E_SESSIONS:,} sessions, {acc.hands:,} hands, "
+            f"{wall:.2f} s wall, {cpu:.2f} s CPU: {acc.hands / cpu:,.0f} hands per CPU-second, "
+            f"kernel {acc.seconds:.2f} s, {numba.get_num_threads()} threads, load {load:.1f}); "
+            f"hands / NumPy raw draws ({numpy_draws:,.0f}/s): {rate / numpy_draws:.3f}"
+        )
+
+
 def main() -> None:
     threads = numba.get_num_threads()
     print(f"numba threads: {threads}")
+    end_to_end()
     rules = Rules.resolve(players=4)
     for strategies in (("ev", "kelly", "cautious", "random"), ("ev", "ev", "ev", "ev")):
         label = ",".join(strategies)
         play_sessions(rules, strategies, 1000)  # compiled (or loaded) before the clock
-        batch = play_sessions(rules, strategies, SIM_SESSIONS, seed=7)
+        batch = play_sessions(rules, strategies, SIM_SESSIONS, seed=7, keep=True)
         hands = int(batch.hands.sum())
         sim_rate = hands / batch.seconds
         print(

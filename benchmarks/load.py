@@ -11,8 +11,9 @@ Scenarios:
   plus spectators up to ``--sockets`` open sockets;
 - ``busy``: the same tables, people acting as soon as their turn comes;
 - ``ceiling``: no server: a bare loop of the same INSERTs (one per step, of three
-  entries, the server's average) through the same driver (``Store.append_step``), from
-  as many concurrent writers as there are tables, to show how close the server comes.
+  entries, the server's average) through the same driver (``Store.append_step``, with
+  group commits unless ``ACEYDEUCEY_GROUP_COMMITS=0``), from as many concurrent writers
+  as there are tables, to show how close the server comes.
 
 Each on ``--store sqlite`` (a file in a temporary folder) or ``postgresql``
 (``ACEYDEUCEY_BENCH_DATABASE_URL``, default the local ``test`` database, in a schema
@@ -23,7 +24,12 @@ through Redis, ``ACEYDEUCEY_BENCH_REDIS_URL``; table ``i``'s people use process
 Figures: client actions per second; latency p50/p99 (ms) from an action sent on the
 socket to the first state message showing it applied; ``errors`` (error frames other
 than a stale ``seq``, sockets lost, failed requests); spectators' state messages
-``delivered`` and ``missed`` (a state whose first entry is past the last one seen).
+``delivered`` and ``missed`` (a state whose first entry is past the last one seen), and
+``behind``: a spectator that left a table without its last state (a finished game's
+end, or at the end of the run the seq its owner then answers); the most sockets open at
+once; and, after ``crowd`` and ``busy``, the store's own ceiling (``ceiling`` below, as
+many writers as tables, ``--ceiling-seconds``).  The exit status is 1 when any error,
+missed or behind state was counted.
 
 Usage: ``python benchmarks/load.py busy --store sqlite --tables 20 --seconds 20``;
 ``python benchmarks/load.py all`` runs every scenario on every store at small sizes.
@@ -59,6 +65,8 @@ PG_URL = os.environ.get(
     "ACEYDEUCEY_BENCH_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 )
 REDIS_URL = os.environ.get("ACEYDEUCEY_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+#: Seconds a spectator leaving a table waits for the states still on their way.
+GRACE = 5.0
 
 #: The tables, in turn: game, seats, the seats people hold.
 TABLES: list[tuple[dict[str, Any], list[int]]] = [
@@ -89,6 +97,9 @@ class Figures:
     stale: int = 0
     delivered: int = 0
     missed: int = 0
+    behind: int = 0
+    open_now: int = 0
+    open_most: int = 0
     games: int = 0
     sockets: int = 0
     problems: list[str] = field(default_factory=list)
@@ -126,74 +137,121 @@ async def person(
     url: str, seat: int, pace: tuple[float, float], figures: Figures, stop: float
 ) -> None:
     """One scripted seat: acts on every turn after a pause drawn from ``pace``."""
-    rng = random.Random()
-    sent_at: float | None = None
-    sent_seq = -1
-    count = 0
     try:
         async with connect(url, max_size=2**22, open_timeout=30) as ws:
             figures.sockets += 1
-            while time.perf_counter() < stop:
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), max(0.05, stop - time.perf_counter()))
-                except TimeoutError:
-                    return
-                message = json.loads(raw)
-                kind = message.get("type")
-                if kind == "error":
-                    code = message.get("error", {}).get("code")
-                    if code == "server.seq_stale":
-                        figures.stale += 1
-                    else:
-                        figures.error(f"error frame {code}")
-                    sent_at = None
-                    continue
-                if kind != "state":
-                    continue
-                if sent_at is not None and message["seq"] > sent_seq:
-                    figures.latencies.append(time.perf_counter() - sent_at)
-                    sent_at = None
-                if message.get("status") == "over":
-                    return
-                legal = message["observation"].get("legal_actions") or []
-                if message.get("to_roll") == seat and "roll" not in legal:
-                    legal = ["roll"]  # a server that does not offer the throw itself
-                if sent_at is not None or message.get("to_act") != seat or not legal:
-                    continue
-                if pace[1] > 0:
-                    await asyncio.sleep(rng.uniform(*pace))
-                count += 1
-                sent_seq = message["seq"]
-                sent_at = time.perf_counter()
-                act = {"type": "act", "seq": sent_seq, "action": rng.choice(legal), "id": count}
-                await ws.send(json.dumps(act))
+            figures.open_now += 1
+            figures.open_most = max(figures.open_most, figures.open_now)
+            try:
+                await _play(ws, seat, pace, figures, stop)
+            finally:
+                figures.open_now -= 1
     except Exception as exc:
         if time.perf_counter() < stop:
             figures.error(f"person socket: {type(exc).__name__}: {exc}")
 
 
-async def spectator(base_ws: str, slot: Slot, figures: Figures, stop: float) -> None:
-    """Watches a slot's table, following it to the next one when a game ends."""
+async def _play(
+    ws: Any, seat: int, pace: tuple[float, float], figures: Figures, stop: float
+) -> None:
+    rng = random.Random()
+    sent_at: float | None = None
+    sent_seq = -1
+    count = 0
+    while time.perf_counter() < stop:
+        try:
+            raw = await asyncio.wait_for(ws.recv(), max(0.05, stop - time.perf_counter()))
+        except TimeoutError:
+            return
+        message = json.loads(raw)
+        kind = message.get("type")
+        if kind == "error":
+            code = message.get("error", {}).get("code")
+            if code == "server.seq_stale":
+                figures.stale += 1
+            else:
+                figures.error(f"error frame {code}")
+            sent_at = None
+            continue
+        if kind != "state":
+            continue
+        if sent_at is not None and message["seq"] > sent_seq:
+            figures.latencies.append(time.perf_counter() - sent_at)
+            sent_at = None
+        if message.get("status") == "over":
+            return
+        legal = message["observation"].get("legal_actions") or []
+        if message.get("to_roll") == seat and "roll" not in legal:
+            legal = ["roll"]  # a server that does not offer the throw itself
+        if sent_at is not None or message.get("to_act") != seat or not legal:
+            continue
+        if pace[1] > 0:
+            await asyncio.sleep(rng.uniform(*pace))
+        count += 1
+        sent_seq = message["seq"]
+        sent_at = time.perf_counter()
+        act = {"type": "act", "seq": sent_seq, "action": rng.choice(legal), "id": count}
+        await ws.send(json.dumps(act))
+
+
+async def spectator(
+    base_ws: str, http: httpx.AsyncClient, slot: Slot, figures: Figures, stop: float
+) -> None:
+    """Watches a slot's table, following it to the next one when a game ends.
+
+    Every table it leaves must have been shown to the end: a finished game's last state
+    (``over``), or, at the end of the run, the table's seq as its owner (``http``)
+    says it then; a spectator still short of it after ``GRACE`` seconds counts as
+    ``behind`` (a state never delivered), as does a state whose first entry is past the
+    last one seen (``missed``)."""
+    # ``http``: the owner, shared by the spectators (a client each costs a TLS context)
     while time.perf_counter() < stop:
         table_id = slot.table_id
         last = -1
+        over = False
         try:
             async with connect(f"{base_ws}/ws/tables/{table_id}", open_timeout=30) as ws:
                 figures.sockets += 1
-                while time.perf_counter() < stop and slot.table_id == table_id:
-                    try:
-                        raw = await asyncio.wait_for(ws.recv(), 0.5)
-                    except TimeoutError:
-                        continue
-                    message = json.loads(raw)
-                    if message.get("type") != "state":
-                        continue
-                    figures.delivered += 1
-                    events = message.get("events") or []
-                    first = events[0]["seq"] if events else message["seq"]
-                    if last >= 0 and first > last + 1:
-                        figures.missed += 1
-                    last = max(last, message["seq"])
+                figures.open_now += 1
+                figures.open_most = max(figures.open_most, figures.open_now)
+                try:
+                    target: int | None = None
+                    deadline = float("inf")
+                    while not over:
+                        now = time.perf_counter()
+                        if target is None and (now >= stop or slot.table_id != table_id):
+                            # leaving: everything up to the owner's seq must arrive
+                            deadline = now + GRACE
+                            if now >= stop:
+                                r = await http.get(f"/api/tables/{table_id}")
+                                target = int(r.json()["seq"])
+                            else:
+                                target = 1 << 62  # a finished game: its end
+                        if target is not None and (last >= target or now > deadline):
+                            break
+                        try:
+                            raw = await asyncio.wait_for(ws.recv(), 0.5)
+                        except TimeoutError:
+                            continue
+                        message = json.loads(raw)
+                        if message.get("type") != "state":
+                            continue
+                        figures.delivered += 1
+                        events = message.get("events") or []
+                        first = events[0]["seq"] if events else message["seq"]
+                        if last >= 0 and first > last + 1:
+                            figures.missed += 1
+                        last = max(last, message["seq"])
+                        over = message.get("status") == "over"
+                    if not over and (target is None or last < target):
+                        figures.behind += 1
+                        if len(figures.problems) < 10:
+                            figures.problems.append(
+                                f"spectator of {table_id} stopped at seq {last}"
+                                f" of {'its end' if target == 1 << 62 else target}"
+                            )
+                finally:
+                    figures.open_now -= 1
         except Exception as exc:
             if time.perf_counter() < stop:
                 figures.error(f"spectator socket: {type(exc).__name__}: {exc}")
@@ -240,12 +298,21 @@ async def table_loop(
 
 
 async def drive(
-    bases: list[str], tables: int, sockets: int, pace: tuple[float, float], seconds: float
+    bases: list[str],
+    tables: int,
+    sockets: int,
+    pace: tuple[float, float],
+    seconds: float,
+    part: tuple[int, int] = (0, 1),
 ) -> tuple[Figures, float]:
+    """Drive the tables (and their share of the spectators) whose index is ``part[0]``
+    modulo ``part[1]``: each client process drives one part."""
     figures = Figures()
     start = time.perf_counter()
     stop = start + seconds
-    slots = [Slot(i) for i in range(tables)]
+    slots = [Slot(i) for i in range(tables) if i % part[1] == part[0]]
+    if not slots:
+        return figures, 0.0
     tasks = [asyncio.create_task(table_loop(bases, slot, pace, figures, stop)) for slot in slots]
     people = sum(len(TABLES[i % len(TABLES)][1]) for i in range(tables))
     for _ in range(200):  # every table created before the spectators come
@@ -253,18 +320,69 @@ async def drive(
             break
         await asyncio.sleep(0.05)
     watchers = max(0, sockets - people)
+    http = {b: httpx.AsyncClient(base_url=b, timeout=30) for b in bases}
     for k in range(watchers):
-        slot = slots[k % tables]
+        if k % tables % part[1] != part[0]:
+            continue
+        slot = slots[k % tables // part[1]]
         other = bases[(slot.index + 1) % len(bases)].replace("http://", "ws://")
-        tasks.append(asyncio.create_task(spectator(other, slot, figures, stop)))
+        owner = http[bases[slot.index % len(bases)]]
+        tasks.append(asyncio.create_task(spectator(other, owner, slot, figures, stop)))
     await asyncio.wait(tasks, timeout=seconds + 60)
     for task in tasks:
         task.cancel()
+    for client in http.values():
+        await client.aclose()
     return figures, time.perf_counter() - start
+
+
+def drive_part(
+    bases: list[str],
+    tables: int,
+    sockets: int,
+    pace: tuple[float, float],
+    seconds: float,
+    part: tuple[int, int],
+) -> tuple[Figures, float]:
+    """One client process's part (``drive``), for a process pool."""
+    return asyncio.run(drive(bases, tables, sockets, pace, seconds, part))
+
+
+def drive_all(
+    bases: list[str],
+    tables: int,
+    sockets: int,
+    pace: tuple[float, float],
+    seconds: float,
+    clients: int,
+) -> tuple[Figures, float]:
+    """Every part in its own client process (one asyncio process cannot drive a crowd
+    of sockets: its own loop would set the latency), the figures merged."""
+    if clients <= 1:
+        return asyncio.run(drive(bases, tables, sockets, pace, seconds))
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(clients) as pool:
+        futures = [
+            pool.submit(drive_part, bases, tables, sockets, pace, seconds, (k, clients))
+            for k in range(clients)
+        ]
+        parts = [f.result() for f in futures]
+    merged = Figures()
+    for figures, _ in parts:
+        merged.latencies += figures.latencies
+        for name in ("errors", "stale", "delivered", "missed", "behind", "games", "sockets"):
+            setattr(merged, name, getattr(merged, name) + getattr(figures, name))
+        merged.open_most += figures.open_most  # the parts' peaks, added: an upper bound
+        merged.problems += figures.problems[: 10 - len(merged.problems)]
+    return merged, max(elapsed for _, elapsed in parts)
 
 
 def start_server(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
     args = [sys.executable, "-m", "uvicorn", "--factory", "aceydeucey.server.app:factory"]
+    profile = os.environ.get("ACEYDEUCEY_BENCH_PROFILE")  # a cProfile file per server
+    if profile:
+        args[1:1] = ["-m", "cProfile", "-o", f"{profile}.{port}"]
     args += ["--port", str(port), "--no-access-log", "--log-level", "warning"]
     # busy scripted clients from one address exceed the per-socket and creation limits
     quiet = {"ACEYDEUCEY_RATE_LIMITS": "0"}
@@ -272,10 +390,11 @@ def start_server(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
     for _ in range(600):
         if proc.poll() is not None:
             raise RuntimeError(f"server exited with {proc.returncode}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=2).status_code == 200:
+        try:  # measured from a warm server: its engines loaded (``/health``)
+            health = httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).json()
+            if health.get("engines", "warm") == "warm":
                 return proc
-        except httpx.HTTPError:
+        except (httpx.HTTPError, ValueError):
             pass
         time.sleep(0.1)
     proc.kill()
@@ -318,7 +437,13 @@ def store_env(store: str) -> Iterator[dict[str, str]]:
 
 
 def run_server_scenario(
-    scenario: str, store: str, processes: int, tables: int, sockets: int, seconds: float
+    scenario: str,
+    store: str,
+    processes: int,
+    tables: int,
+    sockets: int,
+    seconds: float,
+    clients: int = 1,
 ) -> dict[str, Any]:
     pace = (0.5, 2.0) if scenario == "crowd" else (0.0, 0.0)
     with store_env(store) as env:
@@ -333,7 +458,7 @@ def run_server_scenario(
                     start_server(port, env if i == 0 else {**env, "ACEYDEUCEY_MIGRATE": "0"})
                 )
             bases = [f"http://127.0.0.1:{port}" for port in ports]
-            figures, elapsed = asyncio.run(drive(bases, tables, sockets, pace, seconds))
+            figures, elapsed = drive_all(bases, tables, sockets, pace, seconds, clients)
         finally:
             for proc in procs:
                 stop_server(proc)
@@ -342,8 +467,10 @@ def run_server_scenario(
         "store": store,
         "processes": processes,
         "tables": tables,
+        "client_processes": clients,
         "sockets_target": sockets,
         "sockets_opened": figures.sockets,
+        "sockets_open_at_most": figures.open_most,
         "seconds": round(elapsed, 1),
         "actions": len(figures.latencies),
         "actions_per_s": round(len(figures.latencies) / elapsed, 1),
@@ -353,6 +480,7 @@ def run_server_scenario(
         "stale_refusals": figures.stale,
         "spectator_states_delivered": figures.delivered,
         "spectator_states_missed": figures.missed,
+        "spectator_streams_behind": figures.behind,
         "games_finished": figures.games,
         "problems": figures.problems,
         "load_average": list(os.getloadavg()),
@@ -372,7 +500,11 @@ def run_ceiling(store: str, writers: int, seconds: float) -> dict[str, Any]:
     with store_env(store) as env:
 
         async def body() -> tuple[int, float]:
-            db = Store(env["DATABASE_URL"], schema=env.get("ACEYDEUCEY_DATABASE_SCHEMA"))
+            db = Store(
+                env["DATABASE_URL"],
+                schema=env.get("ACEYDEUCEY_DATABASE_SCHEMA"),
+                group_commits=os.environ.get("ACEYDEUCEY_GROUP_COMMITS", "1") != "0",
+            )
             await db.migrate()
             ids = []
             for i in range(writers):
@@ -426,6 +558,7 @@ def run_ceiling(store: str, writers: int, seconds: float) -> dict[str, Any]:
         "writers": writers,
         "seconds": round(elapsed, 1),
         "inserts_per_s": round(steps / elapsed, 1),
+        "group_commits": os.environ.get("ACEYDEUCEY_GROUP_COMMITS", "1") != "0",
         "entries_per_s": round(3 * steps / elapsed, 1),
         "load_average": list(os.getloadavg()),
     }
@@ -439,6 +572,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--sockets", type=int, default=0, help="open sockets in all (crowd)")
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument(
+        "--clients", type=int, default=2, help="client processes driving the sockets"
+    )
+    parser.add_argument(
+        "--ceiling-seconds",
+        type=float,
+        default=5.0,
+        help="crowd, busy: then the store's own ceiling for this long (0: not measured)",
+    )
     args = parser.parse_args(argv)
     if args.tables < 1 or args.tables > 2000 or args.sockets > 5000 or args.seconds > 600:
         parser.error("bounded: 1-2000 tables, at most 5000 sockets and 600 seconds")
@@ -458,13 +600,26 @@ def main(argv: list[str]) -> int:
         results.append(run_ceiling(args.store, args.tables, args.seconds))
     else:
         sockets = args.sockets if args.scenario == "crowd" else 0
-        results.append(
-            run_server_scenario(
-                args.scenario, args.store, args.processes, args.tables, sockets, args.seconds
-            )
+        result = run_server_scenario(
+            args.scenario,
+            args.store,
+            args.processes,
+            args.tables,
+            sockets,
+            args.seconds,
+            max(1, min(args.clients, 16)),
         )
+        if args.ceiling_seconds > 0:  # the store alone, in the same run, as many writers
+            ceiling = run_ceiling(args.store, args.tables, min(args.ceiling_seconds, 60.0))
+            result["store_ceiling_inserts_per_s"] = ceiling["inserts_per_s"]
+            result["store_ceiling"] = ceiling
+        results.append(result)
     print(json.dumps(results if len(results) > 1 else results[0], indent=2))
-    return 1 if any(r.get("errors") for r in results) else 0
+    failed = any(
+        r.get("errors") or r.get("spectator_states_missed") or r.get("spectator_streams_behind")
+        for r in results
+    )
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

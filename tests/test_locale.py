@@ -9,6 +9,7 @@ messages must have their forms in both.
 
 from __future__ import annotations
 
+import re
 import string
 from pathlib import Path
 
@@ -140,3 +141,17 @@ def test_every_bot_has_a_name_on_the_pages(lang: str) -> None:
         name for game in BUILTIN_GAME_IDS for name in bot_names(game) if f"bot.{name}" not in web
     }
     assert not missing, f"bots without a label in web ({lang}): {sorted(missing)}"
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_no_message_writes_a_plural_shortcut(lang: str) -> None:
+    # "2 chip(s)", "jogo(s)", "passa(m)": a message with a count has plural forms instead
+    shortcut = re.compile(r"[^\W\d_]\((s|es|m|ões)\)")
+    found = [
+        f"{english.stem}:{key}"
+        for english in ENGLISH
+        for key, text in catalog(english.stem, lang).items()
+        if shortcut.search(text)
+    ]
+    assert found == []
+    assert t("analysis", "summary", lang, unit="ppg", count=1).endswith(("1 game)", "1 jogo)"))

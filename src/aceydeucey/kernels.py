@@ -20,6 +20,16 @@ A target is a group of kernels with the function that compiles them by calling e
 (:data:`TARGETS`).  A kernel declared the standard way, ``@njit(cache=True)`` and called
 by its target's function (directly or through the code it runs), is built with it.
 
+A new kernel registers in two steps: a ``warm_up()`` in its module that calls each of its
+entry points once with the argument types real calls use (a parallel and a serial entry
+point are two kernels to Numba, as are two argument types), named by a :class:`Target` in
+:data:`TARGETS` (with a ``name.*`` key in the ``kernels`` catalog, en and pt); and the
+Python function through which callers reach the kernels marked ``@kernels.needs(name)``
+(or a call of :func:`ensure` before the first kernel runs), so that the first use in a
+process builds the target in a separate process, saying so, instead of compiling in
+place.  A fast path that can answer without its kernel (the backgammon move generator)
+calls :func:`request` instead and carries on meanwhile.
+
 Building ahead, whatever the caller does
 ----------------------------------------
 A build runs in a separate, detached process (:func:`request`), so the cache is written
@@ -27,7 +37,12 @@ however busy the process that asked for it is, and even if that one exits first;
 second process asking for the same target waits on the build's lock and then finds it
 done, instead of compiling again.  A finished build leaves a stamp beside the cache: the
 package files it loaded (sizes and modification times) and the Python and Numba it ran
-on.  :func:`ready` compares the stamp with the files as they are now, without importing
+on.  A rebuild after a file holding compiled code changed first removes Numba's cached
+code of every package file the old build loaded, and the stamps of the other targets that
+loaded one of them: Numba checks only a kernel's own file, so a kernel that calls into a
+changed file would otherwise load its stale code.  Stamps, logs and locks are named per installed
+package folder, so two checkouts sharing the user's cache do not undo each other.
+:func:`ready` compares the stamp with the files as they are now, without importing
 Numba, so a process knows at once whether loading a target costs a second (load it
 now) or a compilation (start the build and carry on, or wait for it with
 :func:`build`).  Both say on the terminal (standard error) what they are doing, in the
@@ -36,6 +51,8 @@ user's language.  ``aceydeucey warm`` builds every target now.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import importlib
 import importlib.util
 import json
@@ -45,9 +62,10 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, Literal, ParamSpec, TypeVar
 
 __all__ = [
     "CACHE_ENV",
@@ -57,7 +75,9 @@ __all__ = [
     "build",
     "cache_dir",
     "configure",
+    "ensure",
     "log_path",
+    "needs",
     "ready",
     "request",
 ]
@@ -66,6 +86,8 @@ __all__ = [
 CACHE_ENV = "NUMBA_CACHE_DIR"
 #: The package's folder: the files a stamp lists are relative to it.
 PACKAGE = Path(__file__).resolve().parent
+#: Names this installed package folder in the stamps', logs' and locks' names.
+_KEY = hashlib.sha1(str(PACKAGE).encode()).hexdigest()[:10]
 
 
 @dataclass(frozen=True)
@@ -85,7 +107,11 @@ TARGETS: dict[str, Target] = {
     t.name: t
     for t in (
         Target("backgammon", "aceydeucey.backgammon.generate:warm_up", 10, "name.backgammon"),
-        Target("inbetween", "aceydeucey.sim.inbetween:warm_up", 40, "name.inbetween"),
+        Target("net", "aceydeucey.backgammon.net:warm_up", 10, "name.net"),
+        Target("playouts", "aceydeucey.sim.playouts:warm_up", 40, "name.playouts"),
+        Target("td", "aceydeucey.sim.td:warm_up", 40, "name.td"),
+        Target("inbetween", "aceydeucey.sim.inbetween_runs:warm_up", 40, "name.inbetween"),
+        Target("aces", "aceydeucey.aces_in_the_pot.analysis:warm_up", 5, "name.aces"),
     )
 }
 
@@ -121,7 +147,7 @@ def configure() -> Path:
 
 
 def _stamp_path(name: str) -> Path:
-    return cache_dir() / f"aceydeucey-{name}.json"
+    return cache_dir() / f"aceydeucey-{name}-{_KEY}.json"
 
 
 def _runtime() -> dict[str, object] | None:
@@ -235,16 +261,16 @@ def build(name: str, *, lang: str | None = None, progress: bool = True) -> bool:
     stream = _terminal()
     live = progress and stream is not None and stream.isatty()
     if progress:
-        _say("building.wait", target, lang, end="" if live else "\n")
+        _say("building.wait", target, lang)
     while True:
         try:
             code = process.wait(timeout=1.0)
             break
         except subprocess.TimeoutExpired:
             if live and stream is not None:
-                line = _text("building.wait", lang, **_names(target, lang))
+                # the counter alone is rewritten: a line the terminal wraps cannot be
                 elapsed = _text("building.elapsed", lang, seconds=round(time.monotonic() - start))
-                stream.write(f"\r{line} {elapsed}")
+                stream.write(f"\r{elapsed}")
                 stream.flush()
     if live and stream is not None:
         stream.write("\n")
@@ -287,7 +313,38 @@ def _spawn(target: Target) -> subprocess.Popen[bytes] | None:
 
 def log_path(name: str) -> Path:
     """The log of target ``name``'s builds (beside the cache)."""
-    return cache_dir() / f"aceydeucey-{name}.log"
+    return cache_dir() / f"aceydeucey-{name}-{_KEY}.log"
+
+
+def ensure(name: str, *, lang: str | None = None) -> None:
+    """Have target ``name`` built before its kernels first run in this process.
+
+    Once per process: a built target costs a look at its stamp; else it is built in a
+    separate process while the terminal counts the seconds (:func:`build`).  When that
+    fails, or Numba is missing, the kernels compile here on first call, as Numba does.
+    """
+    if name not in _ENSURED:
+        build(name, lang=lang)
+        _ENSURED.add(name)
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def needs(name: str) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """Mark a function that runs target ``name``'s kernels: it calls :func:`ensure` first."""
+
+    def mark(function: Callable[_P, _R]) -> Callable[_P, _R]:
+        @functools.wraps(function)
+        def call(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            if name not in _ENSURED:
+                ensure(name)
+            return function(*args, **kwargs)
+
+        return call
+
+    return mark
 
 
 #: the build process's program (``sys.argv[1:]``: the target's name and function)
@@ -302,10 +359,11 @@ def _main() -> None:
     name, function = sys.argv[1], sys.argv[2]
     folder = cache_dir()
     folder.mkdir(parents=True, exist_ok=True)
-    with (folder / f"aceydeucey-{name}.lock").open("a") as lock:
+    with (folder / f"aceydeucey-{name}-{_KEY}.lock").open("a") as lock:
         _lock(lock)
         if ready(name):  # another process built it while this one waited
             return
+        _forget_stale(name)
         start = time.perf_counter()
         module, _, attribute = function.partition(":")
         getattr(importlib.import_module(module), attribute)()
@@ -318,6 +376,58 @@ def _main() -> None:
         partial.write_text(json.dumps(stamp, indent=1))
         os.replace(partial, _stamp_path(name))
         print(f"built {name} in {stamp['seconds']} s by process {os.getpid()}", flush=True)
+
+
+def _forget_stale(name: str) -> None:
+    """Before rebuilding ``name``: when a changed file holds compiled code (a kernel that
+    others call, or whose constants they read), remove Numba's cached code of every package
+    file the last build loaded, and the stamps of the other targets that loaded any of them.
+    A change elsewhere (a plain module) leaves the cache to Numba's own check."""
+    try:
+        stamped = json.loads(_stamp_path(name).read_text())["files"]
+        files = set(stamped)
+    except (OSError, ValueError, KeyError, TypeError):
+        return  # never built here: nothing cached can be stale
+    cached = {relative for relative in files if _cache_entries(relative)}
+    if not any(_changed(relative, stamped[relative]) for relative in cached):
+        return
+    for relative in cached:
+        for entry in _cache_entries(relative):
+            entry.unlink(missing_ok=True)
+    for other in TARGETS:
+        try:
+            theirs = set(json.loads(_stamp_path(other).read_text())["files"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if other != name and cached & theirs:
+            _stamp_path(other).unlink(missing_ok=True)
+    _stamp_path(name).unlink(missing_ok=True)
+
+
+def _changed(relative: str, stamp: object) -> bool:
+    try:
+        stat = (PACKAGE / relative).stat()
+    except OSError:
+        return True
+    return [stat.st_mtime_ns, stat.st_size] != stamp
+
+
+def _cache_entries(relative: str) -> list[Path]:
+    """Numba's cache files of the package file ``relative`` (Numba's own naming: a folder
+    per source folder, ``<folder name>_<sha1 of its path>``, files ``<module>.<function>``)."""
+    source = PACKAGE / relative
+    folder = (
+        cache_dir()
+        / f"{source.parent.name}_{hashlib.sha1(str(source.parent).encode()).hexdigest()}"
+    )
+    try:
+        return [
+            entry
+            for entry in folder.iterdir()
+            if entry.name.startswith(f"{source.stem}.") and entry.suffix in (".nbi", ".nbc")
+        ]
+    except OSError:
+        return []
 
 
 def _lock(handle: IO[str]) -> None:
@@ -360,6 +470,8 @@ def _say(key: str, target: Target, lang: str | None, *, end: str = "\n", **value
 
 #: targets found built in this process
 _READY: set[str] = set()
+#: targets :func:`ensure` has seen to in this process
+_ENSURED: set[str] = set()
 #: targets whose build process could not be started in this process
 _FAILED: set[str] = set()
 #: the build process started by this process, per target

@@ -240,5 +240,20 @@ def test_the_rules_sheet_names_its_source_by_title_not_by_seed_number(
 ) -> None:
     text = rules_sheet(AcesRules.resolve(preset=preset), lang)
     assert "seed 00" not in text
-    assert "Aces in the Pot Dice Game Rules" in text and "SOURCES.md" in text
+    # the source as a reader finds it, not by the project's own file or numbering
+    assert "Aces in the Pot Dice Game Rules" in text and "SOURCES.md" not in text
     assert ("Fonte: " in text) == (lang == "pt")
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "three"),
+    [
+        ("en", "up to 1 roll of", "up to 3 rolls of"),
+        ("pt", "até 1 lançamento dos", "até 3 lançamentos dos"),
+    ],
+)
+def test_the_rules_sheet_counts_the_finish_rolls_in_the_singular_and_plural(
+    lang: str, one: str, three: str
+) -> None:
+    assert one in rules_sheet(AcesRules.resolve(finish_rolls=1), lang)
+    assert three in rules_sheet(AcesRules.resolve(finish_rolls=3), lang)

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from aceydeucey import Record, load_game, replay
-from aceydeucey.cli import aces as aces_cli
+from aceydeucey.cli import aces_table
 from aceydeucey.cli.app import app
 from aceydeucey.core.chance import Seeded
 from aceydeucey.core.session import play_session
@@ -48,7 +48,7 @@ def test_ctrl_c_in_a_session_keeps_finished_games_and_saves_the_interrupted_one(
     first, _, _ = game_lengths(1, 3)
     # The narrator pauses after every throw but a game's last: game 1 makes first - 1
     # pauses; Ctrl-C comes at the third pause of game 2 (3 actions of it recorded).
-    monkeypatch.setattr(aces_cli.time, "sleep", CtrlC(first - 1 + 3))
+    monkeypatch.setattr(aces_table.time, "sleep", CtrlC(first - 1 + 3))
     out = tmp_path / "s.json"
     result = runner.invoke(
         app, [*PLAY, "--watch", "--games", "3", "--lang", "en", "--record", str(out)]

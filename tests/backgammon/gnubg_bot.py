@@ -23,6 +23,7 @@ from typing import Any
 
 from aceydeucey.backgammon.board import CHECKERS, Position
 from aceydeucey.backgammon.bots import play_result, position_of, rules_of
+from aceydeucey.backgammon.cube import default_cube_choice
 from aceydeucey.backgammon.pubeval import check_rules
 from aceydeucey.backgammon.rules import BackgammonRules
 from aceydeucey.core.errors import ArgumentError
@@ -75,10 +76,41 @@ class GnubgBot:
         if len(legal) == 1:
             return legal[0]
         position = position_of(observation)
+        if default_cube_choice(legal) is not None:
+            return self.cube_action(observation, position, legal)
         scoring = self.rules.scoring
         return min(
             legal, key=lambda text: self.left_to_opponent(play_result(position, text), scoring)
         )
+
+    def cube_action(self, observation: dict[str, Any], position: Position, legal: list[str]) -> str:
+        """gnubg's 0-ply cube decision (its ``hint`` command, :mod:`.gnubg_cube`)."""
+        from tests.backgammon.gnubg_cube import cube_decision
+
+        seat = int(observation["seat"])
+        offer = observation.get("cube_offer")
+        on_roll = int(offer["seat"]) if offer else seat
+        if on_roll != seat:
+            position = position.flip()
+        holder = observation.get("cube_owner")
+        owner = -1 if holder is None else (0 if holder == on_roll else 1)
+        rules = self.rules
+        length = int(rules.match_length or 0) if rules is not None else 0
+        score = observation.get("match_score") or [0, 0]
+        doubler, taker = cube_decision(
+            position,
+            cube=int(observation.get("cube") or 1),
+            owner=owner,
+            match_length=length,
+            score=(int(score[on_roll]), int(score[1 - on_roll])) if length else (0, 0),
+            crawford=bool(observation.get("crawford")),
+            beavers=bool(rules is not None and rules.beavers),
+        )
+        if "roll" in legal:
+            return "double" if doubler == "double" and "double" in legal else "roll"
+        if taker == "pass":
+            return "drop"
+        return "beaver" if taker == "beaver" and "beaver" in legal else "take"
 
     @staticmethod
     def left_to_opponent(result: Position, scoring: str) -> float:

@@ -14,6 +14,7 @@ from aceydeucey.cli.app import app
 from aceydeucey.core.chance import Seeded
 from aceydeucey.core.record import Record, replay
 from aceydeucey.core.registry import load_game
+from aceydeucey.locale import t
 
 runner = CliRunner()
 
@@ -32,8 +33,9 @@ def test_rules_sheet_in_both_languages_for_every_variant(variant: str) -> None:
     code_en, en = run("rules", "backgammon", "--variant", variant, "--lang", "en")
     code_pt, pt = run("rules", "backgammon", "--variant", variant, "--lang", "pt")
     assert code_en == 0 and code_pt == 0
-    assert f"Backgammon rules: variant {variant}" in en
-    assert f"Regras do gamão: variante {variant}" in pt
+    # the variant by the lobby's name for it, not its id
+    assert f"Rules: {t('web', f'preset.backgammon.{variant}', 'en')}" in en
+    assert f"Regras: {t('web', f'preset.backgammon.{variant}', 'pt')}" in pt
     assert "Scoring" in en and "Pontuação" in pt
 
 
@@ -45,7 +47,7 @@ def test_rules_sheet_follows_the_options() -> None:
     )
     assert code == 0
     assert "Only exact numbers bear off" in changed and "Only exact numbers" not in plain
-    assert "bearoff_rule = exact_only" in changed
+    assert "bearoff_rule" not in changed and "exact_only" not in changed  # in words
     _, limited = run("rules", "backgammon", "--lang", "pt", "-o", "acey_chain_limit=2")
     assert "No máximo 2" in limited
 
@@ -443,3 +445,29 @@ def test_resume_refuses_a_finished_game_and_other_options(tmp_path: Path) -> Non
     assert code == 2 and "already over" in output
     code, output = run("play", "backgammon", "--resume", str(done), "--variant", "classic")
     assert code == 2 and "--variant" in output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ("Bot 2 (net) doubles to 2.", "Bot 1 (net) takes: the cube is at 2.",
+                "Match to 3: Bot 1 (net) 0, Bot 2 (net) 0.", "Cube 2, Bot 1 (net)'s.")),
+        ("pt", ("Bot 2 (net) dobra para 2.", "Bot 1 (net) aceita: o cubo fica a 2.",
+                "Partida a 3: Bot 1 (net) 0, Bot 2 (net) 0.", "Cubo a 2, do lado de Bot 1 (net).")),
+    ],
+)  # fmt: skip
+def test_a_watched_match_with_the_cube_says_each_cube_action_and_the_score(
+    lang: str, words: tuple[str, ...], tmp_path: Path
+) -> None:
+    code, output = run(
+        "play", "backgammon", "--watch", "--bot", "net", "--seed", "3", "--variant", "classic",
+        "-o", "cube=match", "-o", "match_length=3", "--lang", lang,
+        "--record", str(tmp_path / "m.json"),
+    )  # fmt: skip
+    assert code == 0, output
+    for text in words:
+        assert text in output
+    # not doubling is said by the roll that follows, not by a line of its own
+    assert "without doubling" not in output and "sem dobrar" not in output
+    assert "played double" not in output and "played take" not in output

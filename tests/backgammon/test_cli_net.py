@@ -48,6 +48,7 @@ def test_hint_json_ranks_every_legal_play_best_first(ply: str) -> None:
     assert "doubles" not in data
 
 
+@pytest.mark.slow
 def test_hint_after_a_1_2_ranks_the_six_doubles() -> None:
     game = BackgammonGame(BackgammonRules.resolve(variant="acey-deucey"))
     state = game.new_initial_state().apply("opening 5-2").apply("2-1")

@@ -260,8 +260,8 @@ def test_contradictory_options_are_rejected_naming_both() -> None:
 def test_unknown_variant_and_option_are_rejected_listing_accepted_names() -> None:
     with pytest.raises(RulesError, match=r"unknown variant 'hyper'.*acey-deucey, classic"):
         game(variant="hyper")
-    with pytest.raises(RulesError, match=r"unknown option 'cube'.*entry_gate"):
-        game(cube=True)
+    with pytest.raises(RulesError, match=r"unknown option 'doubling'.*entry_gate"):
+        game(doubling=True)
     with pytest.raises(RulesError, match=r"entry_gate.*seven.*six"):
         game(entry_gate="seven")
 

@@ -52,7 +52,11 @@ def gnubg_id_after(state: Any, play: Any) -> str:
 
 @pytest.fixture(scope="module")
 def gnubg_match() -> None:
+    # a money session of its own: another test may have left gnubg in an imported match,
+    # where a game-ending play starts the match's next game
     for command in (
+        "new session",
+        "set automatic game off",
         "set player 0 human",
         "set player 1 human",
         "set confirm new off",

@@ -11,7 +11,8 @@ import pytest
 from aceydeucey.backgammon.rules import VARIANTS, BackgammonRules
 from aceydeucey.backgammon.sheet import changed_options, rules_sheet, sentence, sheet_sections
 from aceydeucey.core.errors import RulesError
-from aceydeucey.locale import catalog
+from aceydeucey.core.rules import option_in_words
+from aceydeucey.locale import catalog, t
 
 LANGS = ("en", "pt")
 
@@ -25,6 +26,8 @@ def option_values(name: str) -> list[Any]:
         return list(choices)
     if hint is bool:
         return [True, False]
+    if hint == bool | None:
+        return [None, True, False]
     if field.metadata.get("min") is not None:
         return [None, field.metadata["min"], 3]
     raise AssertionError(f"no values known for {name}")
@@ -70,7 +73,7 @@ def test_every_value_of_every_option_has_a_sentence_in_both_languages(name: str)
 def test_every_variant_has_a_sheet_with_the_core_sections(variant: str, lang: str) -> None:
     rules = BackgammonRules.resolve(variant=variant)
     text = rules_sheet(rules, lang)
-    assert variant in text.splitlines()[0]
+    assert t("web", f"preset.backgammon.{variant}", lang) in text.splitlines()[0]
     headings = [h for h, _ in sheet_sections(rules, lang)]
     # Movement, hitting, bearing off and scoring apply to every variant.
     wanted = {
@@ -94,7 +97,10 @@ def test_english_and_portuguese_sheets_differ_but_list_the_same_changes() -> Non
     en, pt = rules_sheet(rules, "en"), rules_sheet(rules, "pt")
     assert en != pt
     for name, value in changed_options(rules).items():
-        assert f"{name} = " in en and f"{name} = " in pt, (name, value)
+        # by the option's player name and value in words, never its code name
+        assert option_in_words(rules, name, "en") in en, (name, value)
+        assert option_in_words(rules, name, "pt") in pt, (name, value)
+        assert f"{name} = " not in en and f"{name} = " not in pt
 
 
 def test_the_baseline_lists_no_changed_options() -> None:
@@ -118,18 +124,19 @@ def test_chain_limit_sentence_names_the_limit() -> None:
     rules = BackgammonRules.resolve(acey_chain_limit=2)
     assert "at most 2;" in sentence(rules, "acey_chain_limit", "en")
     assert "No máximo 2" in sentence(rules, "acey_chain_limit", "pt")
-    assert "acey_chain_limit = 2" in rules_sheet(rules)
+    assert option_in_words(rules, "acey_chain_limit") in rules_sheet(rules)
+    assert "acey_chain_limit" not in rules_sheet(rules)
 
 
 def test_an_option_without_a_sentence_is_still_stated() -> None:
-    # A later option this sheet does not know is shown as name = value with its help line.
+    # A later option this sheet does not know is stated with its value and its help line.
     @dataclasses.dataclass(frozen=True)
     class Extended(BackgammonRules):
         new_rule: bool = dataclasses.field(default=False, metadata={"help": "a new rule"})
 
     rules = Extended(new_rule=True)
     text = rules_sheet(rules)
-    assert "new_rule = true (a new rule)" in text
+    assert "new_rule: yes (a new rule)" in text
 
 
 def test_the_sheet_writes_entering_steps_as_the_engine_does() -> None:

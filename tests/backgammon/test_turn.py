@@ -206,13 +206,16 @@ PARAMS = st.builds(
     st.integers(0, 3),  # entry gate
     st.integers(0, 1),  # bar gate
     st.integers(0, 1),  # to opponent
+    st.integers(0, 2),  # cube
+    st.integers(0, 6),  # max cube log
+    st.integers(0, 1),  # beavers
 )
 
 
 @st.composite
 def records(draw: st.DrawFn) -> list[int]:
     t = [0] * turn.N_TURN
-    t[turn.T_PHASE] = draw(st.integers(0, 4))
+    t[turn.T_PHASE] = draw(st.integers(0, len(turn.PHASES) - 1))
     t[turn.T_MOVER] = draw(st.integers(0, 1))
     t[turn.T_KIND] = draw(st.integers(0, 4))
     t[turn.T_CHAIN] = draw(st.integers(0, 4))
@@ -227,6 +230,9 @@ def records(draw: st.DrawFn) -> list[int]:
         t[turn.T_DICE + i] = high if i == 0 or low == high else low
     t[turn.T_N] = n
     t[turn.T_BAR_OPEN] = draw(st.integers(0, 1))
+    t[turn.T_CUBE] = draw(st.integers(0, 6))
+    t[turn.T_OWNER] = draw(st.integers(0, 2))
+    t[turn.T_CFLAGS] = draw(st.integers(0, 7))
     return t
 
 
@@ -234,7 +240,7 @@ def records(draw: st.DrawFn) -> list[int]:
 @given(
     PARAMS,
     records(),
-    st.integers(0, 5),
+    st.integers(0, turn.EV_TURN),
     st.integers(0, 6),
     st.integers(0, 6),
     st.integers(0, 3),
@@ -255,13 +261,15 @@ def test_a_fully_played_acey_deucey_earns_the_double_and_a_remainder_passes() ->
     # the 5 to the opponent, who plays it and then rolls.
     rules = BackgammonRules.resolve(variant="acey-deucey", unplayable_remainder="to_opponent")
     steps = turn.TurnSteps(rules)
-    play = ("play", 0, (2, 1), "roll", 0, (True, True), False, -1)
+    play = turn.play_fields((2, 1))
     (phase, mover, dice, kind, chain, *_), turned = steps.after(play, turn.EV_PLAY, 2)
     assert (phase, mover, dice, chain, turned) == ("double", 0, (), 1, False)
-    partial = ("play", 0, (6, 5), "roll", 0, (True, True), False, -1)
+    partial = turn.play_fields((6, 5))
     (phase, mover, dice, kind, *_), turned = steps.after(partial, turn.EV_PLAY, 1, 1)
     assert (phase, mover, dice, kind, turned) == ("play", 1, (5,), "remainder", True)
-    after, turned = steps.after((phase, mover, dice, kind, 0, (True, True), False, -1), 4, 1)
+    after, turned = steps.after(
+        (phase, mover, dice, kind, 0, (True, True), False, -1, 1, -1, 0), 4, 1
+    )
     assert after[:2] == ("roll", 1) and not turned
     # a checker stuck on the bar behind a closed bar gate keeps its dice: no remainder
     gated = BackgammonRules.resolve(

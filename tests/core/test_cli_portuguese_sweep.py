@@ -11,8 +11,6 @@ share (names such as "Red Dog" or "Kelly" are the same in both).
 from __future__ import annotations
 
 import re
-import string
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -20,7 +18,7 @@ from typer.testing import CliRunner
 
 from aceydeucey.cli.app import app
 from aceydeucey.cli.common import console
-from aceydeucey.locale import translations
+from tests.english import english_only
 
 runner = CliRunner()
 
@@ -37,62 +35,13 @@ DOMAINS = (
 )
 
 
-def _literals(template: str) -> list[str]:
-    """The literal text of a message between its placeholders, as whitespace-split runs."""
-    try:
-        parts = [literal for literal, *_ in string.Formatter().parse(template)]
-    except ValueError:
-        parts = [template]
-    return [" ".join(part.split()) for part in parts if part.strip()]
-
-
-def _words(text: str) -> set[str]:
-    return set(re.findall(r"[^\W\d_]+", text.lower()))
-
-
-@cache
-def english_only() -> tuple[str, ...]:
-    """Fragments of English messages that no Portuguese message holds: a run of two words
-    or more, or one word of five letters or more that is no Portuguese word."""
-    english: set[str] = set()
-    portuguese_text = []
-    for domain in DOMAINS:
-        for key, text in translations(domain, "en")._catalog.items():  # type: ignore[attr-defined]
-            if key:
-                english.update(_literals(text))
-        for key, text in translations(domain, "pt")._catalog.items():  # type: ignore[attr-defined]
-            if key:
-                portuguese_text.append(" ".join(text.split()))
-    shared = " \n ".join(portuguese_text)
-    pt_words = _words(shared)
-    fragments: set[str] = set()
-    for literal in english:
-        # Runs of letters and spaces (punctuation and symbols split them).
-        for run in re.findall(r"[A-Za-z][A-Za-z' -]*[A-Za-z]", literal):
-            words = run.split()
-            if len(words) >= 2 and run not in shared:
-                fragments.add(run)
-            elif len(words) == 1 and len(run) >= 5 and run.lower() not in pt_words:
-                if run in shared:  # a name both sides write alike (In-Between)
-                    continue
-                fragments.add(run)
-    # The words a player types (cmd.*: bet, higher, stay, ace low, ...) are short, but an
-    # English one on a Portuguese screen is the commonest leak: each counts, at any length.
-    for domain in DOMAINS:
-        pt = translations(domain, "pt")
-        for key, text in translations(domain, "en")._catalog.items():  # type: ignore[attr-defined]
-            if isinstance(key, str) and key.startswith("cmd.") and pt.gettext(key) != text:
-                fragments.add(text)
-    return tuple(sorted(fragments))
-
-
 def english_in(output: str) -> list[str]:
     # The options line echoes the command line's own key=value pairs, as typed.
     shown = [line for line in output.splitlines() if not line.startswith("opções: ")]
     text = " ".join(" ".join(shown).split())
     return [
         fragment
-        for fragment in english_only()
+        for fragment in english_only(DOMAINS)
         if re.search(rf"(?<![\w-]){re.escape(fragment)}(?![\w-])", text)
     ]
 
@@ -136,17 +85,28 @@ IB_SCRIPT = [
     "apostar 1",
 ]
 
+#: The guide's game in the fast lane; every other preset and option set (several seconds
+#: each) in the full suite.
 IB_GAMES = [
     ["--preset", "guide", "-o", "rounds=2"],
-    ["--preset", "sheets", "-o", "rounds=2"],
-    ["--preset", "red-dog", "-o", "rounds=2"],
-    ["--preset", "three-posts", "-o", "rounds=2"],
-    ["--preset", "guide", "-o", "aces=first-card", "-o", "pairs=split", "-o", "rounds=2"],
-    ["--preset", "guide", "-o", "aces=dealer-declares", "-o", "rounds=2"],
+    *(
+        pytest.param(options, marks=pytest.mark.slow)
+        for options in (
+            ["--preset", "sheets", "-o", "rounds=2"],
+            ["--preset", "red-dog", "-o", "rounds=2"],
+            ["--preset", "three-posts", "-o", "rounds=2"],
+            ["--preset", "guide", "-o", "aces=first-card", "-o", "pairs=split", "-o", "rounds=2"],
+            ["--preset", "guide", "-o", "aces=dealer-declares", "-o", "rounds=2"],
+        )
+    ),
 ]
 
 
-@pytest.mark.parametrize("options", IB_GAMES, ids=lambda o: "-".join(o[1::2]))
+def _ib_id(options: list[str]) -> str:
+    return "-".join(options[1::2])
+
+
+@pytest.mark.parametrize("options", IB_GAMES, ids=_ib_id)
 def test_inbetween_in_portuguese_has_no_english(
     options: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

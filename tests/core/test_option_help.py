@@ -156,11 +156,16 @@ def test_describe_options_lists_every_field_json_ready(game_id: str, lang: str) 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_described_types_are_readable(game_id: str) -> None:
     types = {o["name"]: o["type"] for o in RulesBase.describe_options(game_id)}
-    allowed = {"int", "bool", "str", "int | None", "list[int]", "int | 'draw'"}
+    allowed = {"int", "bool", "str", "int | None", "bool | None", "list[int]", "int | 'draw'"}
     assert set(types.values()) <= allowed
     expected = {
         "inbetween": {"players": "int", "dealer": "int | 'draw'", "spread_pays": "list[int]"},
-        "backgammon": {"acey_chain_limit": "int | None", "acey_deucey": "bool", "start": "str"},
+        "backgammon": {
+            "acey_chain_limit": "int | None",
+            "acey_deucey": "bool",
+            "start": "str",
+            "crawford": "bool | None",
+        },
         "aces-in-the-pot": {"first_roller": "int | None", "finish": "str", "preset": "str"},
     }[game_id]
     assert {k: types[k] for k in expected} == expected

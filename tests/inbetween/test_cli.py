@@ -637,7 +637,8 @@ def test_header_shows_options_readably() -> None:
         "/dev/null",
     )
     assert code == 0, out
-    assert "options: pairs=split, round_limits=1,2,4" in out
+    # each option by its player's name and its value in words, as the lobby shows it
+    assert "options: Pair of posts: Split the pair; Limits by round: 1, 2, 4" in out
     assert "pairs='split'" not in out and "Bot 1 (ev)" in out
 
 
@@ -805,8 +806,8 @@ def test_event_lines_narrate_the_engine_events() -> None:
 
 
 def test_final_view_shows_exact_results_and_winners() -> None:
-    # Exact fractions with a decimal aside, the winners starred, and each seat's share of
-    # the pot left over: result + starting chips - chips (3/2 + 100 - 99 = 5/2).
+    # Exact results as mixed numbers (never "3/2"), the winners starred, and each seat's
+    # share of the pot left over: result + starting chips - chips (3/2 + 100 - 99 = 5/2).
     text = render(
         final_view(
             ["3/2", "-3/2", "0"],
@@ -818,8 +819,8 @@ def test_final_view_shows_exact_results_and_winners() -> None:
         )
     )
     assert "Final standings" in text and "Pot share" in text
-    assert "+3/2 (1.50)" in text and "-3/2 (-1.50)" in text
-    assert re.search(r"Ana\s+99\s+5/2 \(2\.50\)", text)
+    assert "+1½" in text and "-1½" in text and "3/2" not in text
+    assert re.search(r"Ana\s+99\s+2½", text)
     assert re.search(r"Ana.*winner", text) and not re.search(r"Bia.*winner", text)
     no_share = render(final_view(["1", "-1"], [0], ["Ana", "Bia"], [101, 99], "en"))
     assert "Pot share" not in no_share and "+1" in no_share

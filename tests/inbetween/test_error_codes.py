@@ -8,6 +8,7 @@ code and that the Portuguese differs from the English.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from aceydeucey.core.errors import (
 from aceydeucey.inbetween.game import InBetweenState
 from aceydeucey.inbetween.rules import PRESET_NAMES
 from aceydeucey.inbetween.settle import settle
+from aceydeucey.locale import catalog
 from tests.inbetween.inbetween_helpers import new, play
 
 THREE = {"preset": "three-posts", "players": 2}
@@ -35,7 +37,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "bet 3",
         "stake.above_max",
         "bet 3: at most 2, the pot of 2",
-        "bet 3: no máximo 2, o pote de 2",
+        "apostar 3: no máximo 2, o pote de 2",
     ),
     (
         {"players": 8, "starting_chips": 10},
@@ -43,7 +45,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "bet 5",
         "stake.above_max",
         "bet 5: at most 4, half your 9 chips",
-        "bet 5: no máximo 4, metade das suas 9 fichas",
+        "apostar 5: no máximo 4, metade das suas 9 fichas",
     ),
     (
         {"players": 5, "starting_chips": 10, "post_multiplier": 3},
@@ -51,7 +53,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "bet 4",
         "stake.above_max",
         "bet 4: at most 3, your 9 chips must cover a loss of 3 stakes",
-        "bet 4: no máximo 3, as suas 9 fichas têm de cobrir uma perda de 3 apostas",
+        "apostar 4: no máximo 3, as suas 9 fichas têm de cobrir uma perda de 3 apostas",
     ),
     (
         {"players": 5, "starting_chips": 3, "stake_cap": "chips"},
@@ -59,15 +61,17 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "bet 3",
         "stake.above_max",
         "bet 3: at most 2, your 2 chips",
-        "bet 3: no máximo 2, as suas 2 fichas",
+        "apostar 3: no máximo 2, as suas 2 fichas",
     ),
     (
         {"players": 3, "ante_back": True},
         ("2C", "3C", "4C", "KD"),
         "bet 2",
         "stake.above_max",
-        "bet 2: at most 1, the ante of 1 until you have won a bet (ante_back)",
-        "bet 2: no máximo 1, o ante de 1 até ganhar uma aposta (ante_back)",
+        "bet 2: at most 1, the ante of 1 until you have won a bet"
+        " (the house rule ‘Stake the ante until a win’)",
+        "apostar 2: no máximo 1, o ante de 1 até ganhar uma aposta"
+        " (a regra da casa ‘Apostar só a entrada até ganhar’)",
     ),
     (
         {"players": 3, "round_limits": (1, 2)},
@@ -75,7 +79,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "bet 2",
         "stake.above_max",
         "bet 2: at most 1, the round-1 limit of 1",
-        "bet 2: no máximo 1, o limite de 1 da volta 1",
+        "apostar 2: no máximo 1, o limite de 1 da volta 1",
     ),
     (
         {"players": 4, "first_round_limit": "half-pot"},
@@ -83,7 +87,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "bet 3",
         "stake.above_max",
         "bet 3: at most 2, half the pot of 4 in the first round",
-        "bet 3: no máximo 2, metade do pote de 4 na primeira volta",
+        "apostar 3: no máximo 2, metade do pote de 4 na primeira volta",
     ),
     (
         {"players": 4, "first_round_limit": "ante"},
@@ -91,7 +95,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "bet 2",
         "stake.above_max",
         "bet 2: at most 1, the ante of 1 in the first round",
-        "bet 2: no máximo 1, o ante de 1 na primeira volta",
+        "apostar 2: no máximo 1, o ante de 1 na primeira volta",
     ),
     (
         {"players": 2},
@@ -99,15 +103,15 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "bet -1",
         "stake.below_min",
         "bet -1: at least 1, the smallest stake",
-        "bet -1: pelo menos 1, a aposta mínima",
+        "apostar -1: pelo menos 1, a aposta mínima",
     ),
     (
         {"players": 2, "ante": 2, "min_stake": "ante"},
         ("2C", "3C", "AD"),
         "bet 1",
         "stake.below_min",
-        "bet 1: at least 2, the ante of 2 (min_stake='ante')",
-        "bet 1: pelo menos 2, o ante de 2 (min_stake='ante')",
+        "bet 1: at least 2, the ante of 2, the smallest stake these rules allow",
+        "apostar 1: pelo menos 2, o ante de 2, a aposta mínima destas regras",
     ),
     (
         THREE,
@@ -115,7 +119,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "bet 0",
         "stake.below_min",
         "bet 0: at least 1, the second bet of three posts is at least the ante of 1",
-        "bet 0: pelo menos 1, a segunda aposta das três balizas é de pelo menos o ante de 1",
+        "apostar 0: pelo menos 1, a segunda aposta das três balizas é de pelo menos o ante de 1",
     ),
     (
         THREE,
@@ -123,7 +127,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "pass",
         "pass.compulsory",
         "pass: the second bet of three posts is compulsory while affordable",
-        "pass: a segunda aposta das três balizas é obrigatória enquanto for possível",
+        "passar: a segunda aposta das três balizas é obrigatória enquanto for possível",
     ),
     (
         {"players": 2, "starting_chips": 2},
@@ -131,7 +135,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "bet 1",
         "stake.none_affordable",
         "bet 1: no stake is affordable now; you may only pass",
-        "bet 1: nenhuma aposta é possível agora; só pode passar",
+        "apostar 1: nenhuma aposta é possível agora; só pode passar",
     ),
     (
         {"preset": "sheets", "players": 2},
@@ -139,15 +143,15 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "higher 1",
         "call.not_with_posts",
         "higher 1: not with these posts; you may bet, pass",
-        "higher 1: não com estas balizas; pode: bet, pass",
+        "acima 1: não com estas balizas; pode: apostar, passar",
     ),
     (
         {"players": 2},
         ("2C", "3C", "AD"),
         "split",
         "split.not_in_rules",
-        "split: only under pairs='split', not 'bet'",
-        "split: só com pairs='split', não 'bet'",
+        "split: these rules do not let a pair of posts be split",
+        "dividir: estas regras não deixam dividir um par de balizas",
     ),
     (
         {"players": 2, "pairs": "split"},
@@ -155,7 +159,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "split",
         "split.not_a_pair",
         "split: only a pair of posts may be split",
-        "split: só um par de balizas se pode dividir",
+        "dividir: só um par de balizas se pode dividir",
     ),
     (
         {"players": 2, "pairs": "split"},
@@ -163,7 +167,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "split",
         "split.once",
         "split: a pair is split only once",
-        "split: um par só se divide uma vez",
+        "dividir: um par só se divide uma vez",
     ),
     (
         {"players": 2, "pairs": "split", "ante": 2, "starting_chips": 3},
@@ -171,15 +175,15 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "split",
         "split.cannot_pay",
         "split: a split costs the ante of 2; you have 1 chip",
-        "split: dividir custa o ante de 2; tem 1 ficha",
+        "dividir: dividir custa o ante de 2; tem 1 ficha",
     ),
     (
         {"players": 2},
         ("2C", "3C", "AD"),
         "aces low",
         "aces.not_in_rules",
-        "aces low: only under aces='dealer-declares', not 'high'",
-        "aces low: só com aces='dealer-declares', não 'high'",
+        "aces low: under these rules the dealer does not call the aces",
+        "ases baixos: nestas regras o dador não declara os ases",
     ),
     (
         {"players": 2, "aces": "dealer-declares"},
@@ -187,23 +191,23 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "aces low",
         "aces.not_now",
         "aces low: the dealer calls the aces before the round's first card",
-        "aces low: o dador declara os ases antes da primeira carta da volta",
+        "ases baixos: o dador declara os ases antes da primeira carta da volta",
     ),
     (
         {"players": 2, "aces": "dealer-declares"},
         (),
         "bet 1",
         "aces.declare_first",
-        "bet 1: seat 0, the dealer, must first declare aces high or low",
-        "bet 1: o lugar 0, o dador, tem primeiro de declarar os ases altos ou baixos",
+        "bet 1: seat 1, the dealer, must first declare aces high or low",
+        "apostar 1: o lugar 1, o dador, tem primeiro de declarar os ases altos ou baixos",
     ),
     (
         {"players": 2},
         ("2C", "3C", "AD"),
         "ace low",
         "ace.not_in_rules",
-        "ace low: only under aces='first-card', not 'high'",
-        "ace low: só com aces='first-card', não 'high'",
+        "ace low: under these rules an ace is not called high or low",
+        "ás baixo: nestas regras um ás não se declara alto nem baixo",
     ),
     (
         {"players": 2, "aces": "first-card"},
@@ -211,7 +215,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "ace low",
         "ace.not_now",
         "ace low: only an ace dealt as the first post may be called, when it is dealt",
-        "ace low: só um ás dado como primeira baliza pode ser declarado, quando é dado",
+        "ás baixo: só um ás dado como primeira baliza pode ser declarado, quando é dado",
     ),
     (
         {"players": 2, "aces": "first-card"},
@@ -219,15 +223,15 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "bet 1",
         "ace.call_first",
         "bet 1: first call the ace: ace high or ace low",
-        "bet 1: declare primeiro o ás: ás alto ou ás baixo",
+        "apostar 1: declare primeiro o ás: ás alto ou ás baixo",
     ),
     (
         {"players": 2},
         ("2C", "3C", "AD"),
         "stay",
         "raise.not_in_rules",
-        "stay: only in Red Dog (banking='house')",
-        "stay: só no Red Dog (banking='house')",
+        "stay: only in Red Dog, where the house banks",
+        "manter: só no Red Dog, em que a casa faz a banca",
     ),
     (
         RED,
@@ -235,7 +239,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "raise 2",
         "raise.out_of_range",
         "raise 2: a raise is 1 to 1 (up to the ante, within your chips)",
-        "raise 2: um aumento vai de 1 a 1 (até ao ante, dentro das suas fichas)",
+        "aumentar 2: um aumento vai de 1 a 1 (até ao ante, dentro das suas fichas)",
     ),
     (
         {**RED, "starting_chips": 1},
@@ -243,7 +247,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "raise 1",
         "raise.none_affordable",
         "raise 1: you have no chips left to raise; you may stay",
-        "raise 1: não tem fichas para aumentar; pode manter",
+        "aumentar 1: não tem fichas para aumentar; pode manter",
     ),
     (
         RED,
@@ -251,7 +255,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "bet 1",
         "raise.stay_or_raise",
         "bet 1: after the spread you may only stay or raise",
-        "bet 1: depois do intervalo só pode manter ou aumentar (aumentar N)",
+        "apostar 1: depois do intervalo só pode manter ou aumentar (aumentar N)",
     ),
     (
         {"players": 2},
@@ -266,8 +270,8 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         ("2C", "3C", "AD"),
         "5H",
         "card.not_now",
-        "5H: a card cannot be dealt now; seat 1 must decide",
-        "5H: agora não se pode dar uma carta; o lugar 1 tem de decidir",
+        "5H: a card cannot be dealt now; seat 2 must decide",
+        "5H: agora não se pode dar uma carta; o lugar 2 tem de decidir",
     ),
     (
         {"players": 2},
@@ -275,7 +279,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "pass",
         "decision.chance_deals",
         "pass: it is chance's turn to deal a card",
-        "pass: é a vez do acaso dar uma carta",
+        "passar: é a vez do acaso dar uma carta",
     ),
     (
         {"players": 2},
@@ -283,7 +287,7 @@ SCENARIOS: list[tuple[dict[str, Any], tuple[str, ...], str, str, str, str]] = [
         "fold",
         "decision.unknown_here",
         "'fold' is not an In-Between action; you may now: pass, bet 1\u20132",
-        "'fold' não é uma jogada do In-Between; agora pode: pass, bet 1\u20132",
+        "'fold' não é uma jogada do In-Between; agora pode: passar, apostar 1\u20132",
     ),
     (
         {"players": 2},
@@ -351,7 +355,7 @@ def test_one_chip_is_singular_in_both_languages() -> None:
     with pytest.raises(IllegalActionError) as info:
         one.apply("bet 2")
     assert str(info.value) == "bet 2: at most 1, your 1 chip"
-    assert info.value.render("pt") == "bet 2: no máximo 1, a sua 1 ficha"
+    assert info.value.render("pt") == "apostar 2: no máximo 1, a sua 1 ficha"
 
 
 def test_a_foreign_object_is_refused_with_what_is_legal() -> None:
@@ -442,3 +446,11 @@ def test_bad_input_at_every_step_is_coded_and_translated(preset: str) -> None:
                 state.apply(text)
             _check(info.value)
     assert refused > 100
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_no_refusal_names_an_option_by_its_code(lang: str) -> None:
+    # a player is told what the rules do ("only in Red Dog, where the house banks"), never
+    # an option's code and value ("banking='house'"), which only a developer reads
+    for key, text in catalog("inbetween_errors", lang).items():
+        assert not re.search(r"\b[a-z_]+=['{]", text), (key, text)

@@ -89,7 +89,7 @@ def test_a_decision_at_a_chance_node_and_a_card_at_a_decision() -> None:
     with pytest.raises(IllegalActionError, match="chance's turn"):
         state.apply("pass")
     state = play(state, "2C", "3C", "AD")
-    with pytest.raises(IllegalActionError, match="seat 1 must decide"):
+    with pytest.raises(IllegalActionError, match="seat 2 must decide"):  # seat 1 from 0
         state.apply("5H")
 
 

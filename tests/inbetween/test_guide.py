@@ -171,8 +171,8 @@ def test_unpayable_ante_ends_the_session_before_new_contributions() -> None:
     state = play(state, "2C", "3D", "AD", "pass", "4H", "pass")
     assert state.is_terminal()
     assert state.termination() == ("session.cannot_ante", {"seat": 1, "ante": 1})
-    assert render_error(*state.termination()) == "seat 1 cannot pay the ante of 1"
-    assert render_error(*state.termination(), "pt") == "o lugar 1 não pode pagar o ante de 1"
+    assert render_error(*state.termination()) == "seat 2 cannot pay the ante of 1"  # from 1
+    assert render_error(*state.termination(), "pt") == "o lugar 2 não pode pagar o ante de 1"
     assert state.pot == 6 and state.chips == (2, 0)  # nobody paid the third ante
     assert state.returns() == (Fraction(5 - 4), Fraction(3 - 4))
 

@@ -97,6 +97,7 @@ def test_house_edge_matches_the_published_figures(decks: int) -> None:
         assert abs(float(edge.element_of_risk) * 100 - float(risk)) <= 0.005 + 1e-12
 
 
+@pytest.mark.slow
 def test_more_decks_lower_the_edge_and_raising_is_always_on_seven_or_more() -> None:
     """Every source: raise on spreads of 7 or more, whatever the number of decks; the edge
     falls as decks are added (trips become likelier)."""
@@ -128,6 +129,7 @@ def test_the_wizard_of_odds_six_deck_raise_table() -> None:
         assert round(float(bet.ev_per_chip), 6) == player_edge
 
 
+@pytest.mark.slow
 def test_optimal_raising_beats_never_and_always_raising_exactly() -> None:
     for decks in range(1, 9):
         best = house_edge(RED_DOG, decks)

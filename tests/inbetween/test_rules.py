@@ -57,8 +57,8 @@ def test_overrides_keep_the_preset_name() -> None:
 def test_module_doctests() -> None:
     import doctest
 
-    import aceydeucey.cli.inbetween as cli
-    import aceydeucey.cli.inbetween_ui as ui
+    import aceydeucey.cli.inbetween_text as ui
+    import aceydeucey.cli.inbetween_words as cli
     import aceydeucey.inbetween as package
     from aceydeucey.inbetween import actions, odds, rules
 

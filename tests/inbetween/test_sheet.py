@@ -268,7 +268,7 @@ def test_dealer_by_draw() -> None:
 
 def test_changed_options_are_listed() -> None:
     # The version section names the options that differ from the preset.
-    assert "Changed from that version: ante=2" in flat(sheet(ante=2))
+    assert "Changed from that version: Ante: 2." in flat(sheet(ante=2))
     assert "Changed from that version" not in flat(sheet())
 
 
@@ -345,3 +345,42 @@ def test_a_post_fee_sheet_does_not_call_passing_free() -> None:
     text = flat(sheet(post_fee=1))
     assert "Passing costs nothing beyond the fee already paid" in text
     assert "Passing costs nothing, and" not in text
+
+
+# One of a thing is said in the singular, in both languages: "1 chip", "1 volta".
+ONE_OF_EACH = [
+    ({"starting_chips": 1, "rounds": 1}, "starts with 1 chip ", "after 1 complete round."),
+    ({"preset": "banker", "bank": 1, "rounds": 1}, "put 1 chip into the pot", "deals 1 round."),
+    ({"preset": "red-dog", "rounds": 1}, "lasts 1 deal.", "bank of 1000 chips"),
+    ({"pairs": "win", "pair_win": 1}, "A pair wins 1 chip from", "starts with 100 chips"),
+    ({"ace_pair_multiplier": 1}, "aces costs 1 stake.", "after 3 complete rounds."),
+]
+UM_DE_CADA = [
+    ({"starting_chips": 1, "rounds": 1}, "começa com 1 ficha ", "após 1 volta completa."),
+    ({"preset": "banker", "bank": 1, "rounds": 1}, "põe 1 ficha no pote", "dá 1 volta."),
+    ({"preset": "red-dog", "rounds": 1}, "dura 1 distribuição.", "banca de 1000 fichas"),
+    ({"pairs": "win", "pair_win": 1}, "ganha logo 1 ficha do", "começa com 100 fichas"),
+    ({"ace_pair_multiplier": 1}, "ases custa 1 aposta.", "após 3 voltas completas."),
+]
+
+
+@pytest.mark.parametrize(
+    ("lang", "options", "one", "other"),
+    [("en", *case) for case in ONE_OF_EACH] + [("pt", *case) for case in UM_DE_CADA],
+)
+def test_numbers_take_their_plural_forms(
+    lang: str, options: dict[str, Any], one: str, other: str
+) -> None:
+    text = flat(sheet(lang, **options))
+    assert one in text and other in text, text
+    assert not re.search(r"\b1 (chips|rounds|stakes|fichas|voltas|apostas|distribuições)\b", text)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_version_line_names_the_preset_as_players_know_it(preset: str, lang: str) -> None:
+    # "Version: Dealer's bank (source: ...)", never the preset's id ("banker")
+    text = " ".join(p for _, ps in sheet_sections(Rules.resolve(preset=preset), lang) for p in ps)
+    shown = t("web", f"preset.inbetween.{preset}", lang)
+    source = t("inbetween", f"sheet.source.{preset}", lang)
+    assert t("inbetween", "sheet.preset", lang, preset=shown, source=source) in text

@@ -98,7 +98,7 @@ def test_red_dog_sheet_the_house_deals_and_nobody_goes_below_zero() -> None:
 
 def test_changed_round_limits_read_as_numbers() -> None:
     text = flat(rules_sheet(Rules.resolve(round_limits=(1, 2, 4)), "en"))
-    assert "round_limits=1, 2, 4" in text and "[1,," not in text
+    assert "Limits by round: 1, 2, 4" in text and "[1,," not in text and "round_limits" not in text
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)

@@ -117,7 +117,7 @@ def test_declaration_is_only_for_the_dealer_and_renews_each_round() -> None:
     state = new(players=2, aces="dealer-declares")
     with pytest.raises(IllegalActionError):
         state.apply("aces low", seat=1)
-    with pytest.raises(IllegalActionError, match="aces='dealer-declares'"):
+    with pytest.raises(IllegalActionError, match="the dealer does not call the aces"):
         play(new(players=2), "2C").apply("aces low")
     state = play(state, "aces low", "2C", "3C", "4D", "pass", "5D", "pass")
     assert state.phase == "declare" and state.dealer == 1 and state.aces_low is None

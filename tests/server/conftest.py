@@ -64,7 +64,8 @@ def pg_schema() -> Iterator[str]:
 QUIET = {"rate_limits": False}
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+#: Every server test runs on both stores; the fast lane (``-m "not slow"``) on SQLite alone.
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def settings_factory(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> Iterator[Callable[..., Settings]]:

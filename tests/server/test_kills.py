@@ -108,6 +108,7 @@ def _quietly(call: Any) -> None:
         call()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("body", GAMES, ids=[g["game"] for g in GAMES])
 def test_a_killed_server_resumes_every_table_at_its_last_acknowledged_action(
     tmp_path: Path, body: dict[str, Any]
@@ -147,6 +148,7 @@ def test_a_killed_server_resumes_every_table_at_its_last_acknowledged_action(
         play_to_end(base, table_id, tokens)
 
 
+@pytest.mark.slow
 def test_one_of_two_processes_killed_the_other_plays_on() -> None:
     with pg_schema() as schema:
         env = {"DATABASE_URL": PG_URL, "ACEYDEUCEY_DATABASE_SCHEMA": schema, "REDIS_URL": REDIS_URL}
@@ -171,6 +173,7 @@ def test_one_of_two_processes_killed_the_other_plays_on() -> None:
                 play_to_end(b, table_id, tokens)
 
 
+@pytest.mark.slow
 def test_with_redis_down_processes_start_and_sockets_still_see_every_move() -> None:
     dead_redis = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
     with pg_schema() as schema:

@@ -21,6 +21,39 @@ from .conftest import bearer, new_table, ready_to_move, seat, settle, view
 from .test_websocket import until
 
 
+def test_an_http_acts_id_comes_back_with_its_answer_and_with_its_refusal(
+    client: TestClient,
+) -> None:
+    table_id = new_table(client, "backgammon", ["human", "human"])
+    tokens = {0: seat(client, table_id, 0), 1: seat(client, table_id, 1)}
+    v = ready_to_move(client, table_id, tokens)
+    who = v["to_act"]
+    legal = view(client, table_id, tokens[who])["observation"]["legal_actions"]
+    url = f"/api/tables/{table_id}/actions"
+    stale = client.post(
+        url,
+        json={"seq": v["seq"] - 1, "action": legal[0], "id": "h-1"},
+        headers=bearer(tokens[who]),
+    )
+    assert stale.status_code == 409
+    assert stale.json()["id"] == "h-1" and stale.json()["error"]["code"] == "server.seq_stale"
+    done = client.post(
+        url, json={"seq": v["seq"], "action": legal[0], "id": 42}, headers=bearer(tokens[who])
+    )
+    assert done.status_code == 200 and done.json()["id"] == 42
+    assert done.json()["seq"] > v["seq"]
+    again = client.post(
+        url, json={"seq": v["seq"], "action": legal[0], "id": 43}, headers=bearer(tokens[who])
+    )
+    assert again.json()["id"] == 43 and again.json()["duplicate"] is True
+    plain = client.post(url, json={"seq": 0, "action": "x"}, headers=bearer(tokens[who]))
+    assert "id" not in plain.json()  # no id given, none answered
+    long_id = client.post(
+        url, json={"seq": 0, "action": "x", "id": "x" * 65}, headers=bearer(tokens[who])
+    )
+    assert long_id.status_code == 400
+
+
 def test_an_acts_id_comes_back_with_its_ack_and_with_its_refusal(client: TestClient) -> None:
     table_id = new_table(client, "backgammon", ["human", "human"])
     tokens = {0: seat(client, table_id, 0), 1: seat(client, table_id, 1)}

@@ -69,3 +69,25 @@ def test_a_broadcaster_starts_while_redis_is_unreachable() -> None:
         await down.stop()
 
     asyncio.run(body())
+
+
+def test_a_crowd_of_steps_at_once_is_published_and_kept_every_one() -> None:
+    """More steps in flight than a Redis connection pool's default size (100): each is
+    published and kept in its table's history (none refused for want of a connection)."""
+
+    async def body() -> None:
+        async def nothing(message: dict[str, Any]) -> None:
+            return None
+
+        a = RedisBroadcaster(REDIS_URL)
+        await a.start(nothing)
+        ids = [f"crowd-{secrets.token_hex(4)}" for _ in range(400)]
+        try:
+            entry = {"seq": 1, "kind": "move", "seat": 0, "text": "pass", "data": None, "at": 0}
+            await asyncio.gather(*(a.publish_step(t, 1, [entry]) for t in ids))
+            kept = await asyncio.gather(*(a.history(t) for t in ids))
+            assert sum(1 for h in kept if h) == len(ids)
+        finally:
+            await a.stop()
+
+    asyncio.run(body())

@@ -53,6 +53,7 @@ CHECKS = [
 ]
 
 
+@pytest.mark.slow
 def test_no_request_the_document_allows_gets_a_5xx_or_an_undocumented_status(
     served: TestClient, caplog: pytest.LogCaptureFixture
 ) -> None:

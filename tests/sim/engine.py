@@ -1,4 +1,8 @@
-"""The reference side of the cross-checks: the same sessions through the engine's ``Table``."""
+"""The reference side of the cross-checks: the same sessions through the engine's ``Table``.
+
+The agents of the strategies' names play at the core ``Table``; the hands are counted from
+the engine's events by ``sim.inbetween_engine.tally_event`` (the slow path's own count).
+"""
 
 from __future__ import annotations
 
@@ -10,28 +14,13 @@ import numpy.typing as npt
 
 import aceydeucey
 from aceydeucey.core import Seeded, Table
-from aceydeucey.core.game import Action, State
-from aceydeucey.inbetween.bots import BOTS
 from aceydeucey.inbetween.rules import Rules
-from aceydeucey.inbetween.shoe import CARDS
 from aceydeucey.inbetween.state import InBetweenState
 from aceydeucey.sim.inbetween import ENDINGS, OUTCOMES
-from aceydeucey.sim.inbetween_bots import STRATEGIES
+from aceydeucey.sim.inbetween_bots import ALL_BOTS
+from aceydeucey.sim.inbetween_engine import DeckChance, tally_event
 
-AGENTS = {**BOTS, **STRATEGIES}
-#: Events that settle a hand, by ``OUTCOMES`` (the engine's settle outcomes).
-_OUTCOME = {"inside": 1, "outside": 2, "post": 3}
-
-
-class DeckChance:
-    """Deals round ``r`` of a session from ``cards[r]`` in order (a fixed shuffle)."""
-
-    def __init__(self, cards: npt.NDArray[np.int16]) -> None:
-        self.cards = cards
-
-    def choose(self, state: State) -> Action:
-        assert isinstance(state, InBetweenState)
-        return CARDS[int(self.cards[state.round - 1, len(state.shoe.dealt)])]
+AGENTS = ALL_BOTS
 
 
 @dataclass
@@ -41,6 +30,10 @@ class EngineSession:
     hands: int
     ended: int
     tally: list[list[int]]
+    #: every seat's decision, in order: (seat, action text)
+    decisions: list[tuple[int, str]]
+    #: every card dealt, in order
+    cards: list[str]
 
 
 def play(
@@ -60,21 +53,24 @@ def play(
     table = Table(game, agents, chance=chance)
     tally = [[0] * len(OUTCOMES) for _ in range(n)]
     hands = 0
+    decisions: list[tuple[int, str]] = []
+    dealt: list[str] = []
     while not table.state.is_terminal():
+        before = table.state
         state = table.step()
         assert isinstance(state, InBetweenState)
-        events = []
+        action = str(table.record.actions[-1]) if table.record.actions else ""
+        if before.is_chance_node():
+            dealt.append(action)
+        else:
+            decisions.append((before.current_player(), action))
         view = state.event_view()
         if view is not None:
-            events = [view, *view.get("after", [])]
-        for e in events:
-            if e["kind"] == "pass":
-                tally[e["seat"]][0] += 1
-                hands += 1
-            elif e["kind"] == "settle":
-                tally[e["seat"]][_OUTCOME[e["outcome"]]] += 1
-                hands += 1
+            for e in (view, *view.get("after", ())):
+                hands += tally_event(e, tally)
     final = table.state
     assert isinstance(final, InBetweenState)
     code, _ = final.termination()
-    return EngineSession(final.chips, final.pot, hands, ENDINGS.index(code), tally)
+    return EngineSession(
+        final.chips, final.pot, hands, ENDINGS.index(code), tally, decisions, dealt
+    )

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from aceydeucey.core.errors import ArgumentError
 from aceydeucey.inbetween.rules import Rules
-from aceydeucey.sim.inbetween import play_sessions
+from aceydeucey.sim.inbetween import OUTCOMES, play_sessions
 from aceydeucey.sim.inbetween_runs import (
     JOB_SESSIONS,
     MAX_JOBS,
@@ -141,7 +141,7 @@ def test_the_compiled_totals_equal_the_arrays_counted_one_by_one(names: tuple[st
     balance = [0] * len(strategies)
     balance2 = [0] * len(strategies)
     ties = [[0] * (n + 1) for _ in strategies]
-    outcomes = [[0] * 4 for _ in strategies]
+    outcomes = [[0] * len(OUTCOMES) for _ in strategies]
     for g in range(batch.sessions):
         row = batch.chips[g].tolist()
         best, shared = max(row), row.count(max(row))
@@ -153,8 +153,47 @@ def test_the_compiled_totals_equal_the_arrays_counted_one_by_one(names: tuple[st
             balance2[i] += v * v
             if row[s] == best:
                 ties[i][shared] += 1
-            for o in range(4):
+            for o in range(len(OUTCOMES)):
                 outcomes[i][o] += int(batch.tally[g, s, o])
     assert acc.seats == seats and acc.balance == balance and acc.balance2 == balance2
     assert acc.ties == ties and acc.outcomes == outcomes
     assert acc.hands == int(batch.hands.sum()) and sum(acc.ended) == batch.sessions
+
+
+_THREADS_SCRIPT = """
+import json, numba
+from aceydeucey.inbetween.rules import Rules
+from aceydeucey.sim.inbetween import play_sessions
+from aceydeucey.sim.inbetween_runs import simulate
+out = {"threads": numba.get_num_threads()}
+for preset in ("guide", "banker", "three-posts"):
+    rules = Rules.resolve(preset=preset, players=3)
+    names = ("ev", "kelly", "random")
+    acc = simulate(rules, names, 20000, seed=9)
+    batch = play_sessions(rules, names, 500, seed=9, first=77)
+    out[preset] = [repr(acc.totals()), batch.chips.tolist(), batch.tally.tolist()]
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.slow
+def test_the_same_run_on_one_thread_and_on_two() -> None:
+    """The kernel's blocks follow Numba's threads; the sessions and the totals do not."""
+    import json
+    import subprocess
+    import sys
+
+    runs = []
+    for threads in ("1", "2"):
+        env = {**os.environ, "NUMBA_NUM_THREADS": threads}
+        done = subprocess.run(
+            [sys.executable, "-c", _THREADS_SCRIPT],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=True,
+        )
+        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    assert [r.pop("threads") for r in runs] == [1, 2]
+    assert runs[0] == runs[1]

@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 import aceydeucey
 from aceydeucey.core import Seeded, Table
-from aceydeucey.core.errors import ArgumentError, RulesError
+from aceydeucey.core.errors import ArgumentError
 from aceydeucey.inbetween.bots import BOTS
 from aceydeucey.inbetween.rules import PRESET_NAMES, Rules
 from aceydeucey.inbetween.strategies import CautiousBot, KellyBot, kelly_stake
-from aceydeucey.sim.inbetween import STRATEGY_NAMES, check_supported, play_sessions
+from aceydeucey.sim.inbetween import STRATEGY_NAMES, deck_orders, kernel_plays, play_sessions
 from aceydeucey.sim.inbetween_bots import STRATEGIES, SessionBot
 from aceydeucey.sim.inbetween_runs import summarize
 
@@ -106,12 +106,24 @@ def test_unseated_kelly_says_so() -> None:
 
 
 @pytest.mark.parametrize("preset", ["banker", "sheets", "red-dog", "three-posts"])
-def test_other_presets_are_refused_by_name(preset: str) -> None:
-    with pytest.raises(RulesError) as err:
-        check_supported(Rules.resolve(preset=preset))
-    assert err.value.code == "sim.unsupported_option"
-    assert err.value.params["option"] in str(err.value)
-    assert "simulador" in err.value.render("pt")
+def test_other_presets_are_played_not_refused(preset: str) -> None:
+    """Every preset plays, on the compiled kernel."""
+    rules = Rules.resolve(preset=preset)
+    names = [STRATEGY_NAMES[i % 5] for i in range(rules.players)]
+    batch = play_sessions(rules, names, 2, seed=1)
+    assert kernel_plays(rules) and not batch.engine
+    assert batch.totals.hands == int(batch.hands.sum()) > 0
+
+
+def test_given_decks_on_the_engine_say_why() -> None:
+    """Deck orders are the kernel's: on the engine's path the refusal names the rule."""
+    rules = Rules.resolve(preset="sheets", passed_card="next-post")
+    ranks, _ = deck_orders(rules, 1)
+    with pytest.raises(ArgumentError) as err:
+        play_sessions(rules, ["ev"] * rules.players, 1, decks=ranks)
+    assert err.value.code == "sim.engine_decks"
+    assert "passed_card=next-post" in str(err.value)
+    assert "motor" in err.value.render("pt")
 
 
 @pytest.mark.slow

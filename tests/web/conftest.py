@@ -2,7 +2,8 @@
 
 ``live_server`` is the base URL; ``browser`` is Debian's Chromium driven by Playwright
 (never a downloaded browser); ``artifacts`` is the folder the screenshots go to (its
-path is printed): ``$ACEYDEUCEY_SCREENSHOTS`` when set, else pytest's temporary folder.
+path is printed): ``$ACEYDEUCEY_ARTIFACTS`` when set (``$ACEYDEUCEY_SCREENSHOTS``, its older
+name, too), else pytest's temporary folder.
 """
 
 from __future__ import annotations
@@ -108,7 +109,8 @@ _ARTIFACTS: list[Path] = []
 
 @pytest.fixture(scope="session")
 def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    given = os.environ.get("ACEYDEUCEY_SCREENSHOTS")  # a CI's artifacts folder, say
+    # a CI's artifacts folder, say
+    given = os.environ.get("ACEYDEUCEY_ARTIFACTS") or os.environ.get("ACEYDEUCEY_SCREENSHOTS")
     folder = Path(given) if given else tmp_path_factory.mktemp("web-artifacts")
     folder.mkdir(parents=True, exist_ok=True)
     print(f"\nbrowser test screenshots: {folder}")
@@ -127,3 +129,10 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 def api(live_server: str) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=live_server, timeout=10) as client:
         yield client
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that drives Chromium (the ``browser`` fixture) is in the ``browser`` lane."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)

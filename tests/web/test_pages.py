@@ -118,6 +118,12 @@ def test_replay_steps_follow_the_record(game: str) -> None:
     data = replay_steps(record.to_dict(), "en")
     assert data["game"] == game
     assert [s["action"] for s in data["steps"]] == [None, *record.actions]
+    # each step names the seat that acted (None: chance's draw), as the game had it
+    state = record.make_game().new_initial_state()
+    for step in data["steps"][1:]:
+        actor = state.current_player()
+        assert step["seat"] == (actor if actor >= 0 else None)
+        state = state.apply(step["action"])
     for step in data["steps"]:
         assert step["observation"]["legal_actions"] == []  # a spectator's view acts for nobody
 

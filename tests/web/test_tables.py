@@ -42,12 +42,13 @@ new MutationObserver(() => {
 def person(browser: Any, live_server: str) -> Iterator[Callable[..., Any]]:
     made: list[Any] = []
 
-    def new(lang: str, viewport: dict[str, int]) -> Any:
+    def new(lang: str, viewport: dict[str, int], **more: Any) -> Any:
         ctx = browser.new_context(  # string predicates need eval: the CSP is tested in test_csp.py
             viewport=viewport,
             locale=lang,
             extra_http_headers={"Accept-Language": lang},
             bypass_csp=True,
+            **more,  # a phone's touch screen, say
         )
         ctx.set_default_timeout(20_000)
         ctx.add_init_script(FAST + RECORD_RESULTS)
@@ -210,9 +211,22 @@ def test_backgammon_actions_stay_in_view(
     page = person(lang, size)
     sit(page, live_server, api, tid, 0, "Ana")
     page.goto(f"{live_server}/tables/{tid}")
+
+    def bot_plays() -> list[str]:
+        events = api.get(f"/api/tables/{tid}/events").json()["events"]
+        return [
+            e["event"]["play"]
+            for e in events
+            if e["seat"] == 1
+            and (e["event"] or {}).get("kind") == "play"
+            and "/" in e["event"]["play"]
+        ]
+
+    # three plays of the person's and one of the bot's at least: in Acey-Deucey a 1-2 (its
+    # play, the named double's, the roll again) gives the person three plays in one turn
     plays = 0
-    for _ in range(40):
-        if plays == 3 or over(page):
+    for _ in range(80):
+        if (plays >= 3 and bot_plays()) or over(page):
             break
         page.wait_for_selector("#controls #confirm, #controls [data-action]")
         seq = page.evaluate("aceydeucey.seq")
@@ -224,7 +238,7 @@ def test_backgammon_actions_stay_in_view(
         if page.query_selector("#controls #confirm"):
             # every point a finger can reach: a whole half-column answers for it
             width = page.locator(".bg-board .hit").first.bounding_box()["width"]
-            assert width >= 20, width
+            assert width >= 28, width
             page.select_option("#play-list", index=0)
             page.click("#play-chosen")
             plays += 1
@@ -236,15 +250,15 @@ def test_backgammon_actions_stay_in_view(
         # no clock runs on screen for the bot's turn (the person's last one has stopped)
         stale = "aceydeucey.info.to_act === null && !document.getElementById('timer').hidden"
         assert not page.evaluate(stale)
+    else:
+        raise AssertionError(
+            f"{plays} plays of the person's in 80 steps, and the bot's {bot_plays()}"
+        )
     assert plays >= 1
     # the bot's plays are numbered in the log as the board numbers them: from the person's side
-    bot_plays = [
-        e["event"]["play"]
-        for e in api.get(f"/api/tables/{tid}/events").json()["events"]
-        if e["seat"] == 1 and (e["event"] or {}).get("kind") == "play" and "/" in e["event"]["play"]
-    ]
-    assert bot_plays
-    for play in bot_plays:  # (the last may still be on its way to the screen)
+    played = bot_plays()
+    assert played
+    for play in played:  # (the last may still be on its way to the screen)
         shown = json.dumps(viewer_side(play))
         page.wait_for_function(f"document.getElementById('log').textContent.includes({shown})")
     text = page.inner_text("#board")

@@ -50,6 +50,7 @@ __all__ = [
     "finish_success",
     "finish_win_probabilities",
     "solve",
+    "warm_up",
 ]
 
 #: Probability that a throw of two dice shows no six.
@@ -601,15 +602,34 @@ _KERNEL: list[Callable[..., Any] | None] = []
 
 
 def _gauss_seidel_kernel() -> Callable[..., Any] | None:
-    """The numba-compiled sweep, or None when numba is not available."""
+    """The numba-compiled sweep, or None when numba is not available.
+
+    The first call in a process has it built in a separate process when the cache does
+    not hold it yet (``aceydeucey.kernels``' target ``aces``), saying so on the terminal.
+    """
     if not _KERNEL:
         try:
             import numba
+
+            from aceydeucey import kernels
+
+            kernels.ensure("aces")
 
             _KERNEL.append(numba.njit(cache=True)(_gauss_seidel))
         except ImportError:  # pragma: no cover - numba is a dependency
             _KERNEL.append(None)
     return _KERNEL[0]
+
+
+def warm_up() -> None:
+    """Compile the sweep (or load it from Numba's cache): the function of
+    ``aceydeucey.kernels``' target ``aces``, on a two-state system of the solver's types."""
+    kernel = _gauss_seidel_kernel()
+    if kernel is None:  # pragma: no cover - numba is a dependency
+        return
+    const = np.ones((2, 2))
+    edge = (np.array([0]), np.array([1]), np.array([1, 0]), np.full((1, 2), 0.5))
+    _sweep_compiled(kernel, const, [edge], np.array([[0, 1], [1, 0]]), 1e-12, 1_000)
 
 
 # -- the length distribution -----------------------------------------------------

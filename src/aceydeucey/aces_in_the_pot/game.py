@@ -412,7 +412,11 @@ class AcesInThePotState(State):
         return self.phase
 
     def event_view(self) -> dict[str, Any] | None:
-        return None if self.last_event is None else self.last_event.to_dict()
+        """The last throw (``Event.to_dict``) with the ``chips`` and ``pot`` it left: a
+        step's throws come to a page one by one, each with the table as it stood then."""
+        if self.last_event is None:
+            return None
+        return {**self.last_event.to_dict(), "chips": list(self.chips), "pot": self.pot}
 
     def observe(self, seat: int | None) -> dict[str, Any]:
         """Everything is public: every seat and a spectator see the same fields."""

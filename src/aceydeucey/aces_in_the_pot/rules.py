@@ -97,6 +97,7 @@ class AcesRules(RulesBase):
             f"{_SEED}: 'roll a single die each, and the highest number goes first'; "
             "family-games-treasurehouse (SOURCES.md): 'in round 2 the next player starts'"
         ),
+        seat=True,
     )
 
     def check(self) -> None:

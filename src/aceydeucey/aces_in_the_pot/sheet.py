@@ -21,7 +21,8 @@ def rules_sheet(rules: AcesRules, lang: str = "en") -> str:
 
     chips = rules.starting_chips
     lines = [
-        say("sheet.title", preset=rules.preset),
+        # the preset by the name players know it by (the lobby's and the table's), not its id
+        say("sheet.title", preset=t("web", f"preset.{rules.GAME}.{rules.preset}", lang)),
         "",
         say("sheet.setup", players=rules.players, chips=chips, total=rules.total_chips),
         say("sheet.start")
@@ -35,7 +36,7 @@ def rules_sheet(rules: AcesRules, lang: str = "en") -> str:
         say("sheet.empty"),
         say("sheet.last_chip"),
         say(f"sheet.finish.{rules.finish}"),
-        say("sheet.attempt", rolls=rules.finish_rolls),
+        say("sheet.attempt", rolls=say("sheet.n.rolls", count=rules.finish_rolls)),
         say(f"sheet.six_in_finish.{rules.finish}"),
         say("sheet.result", chips=chips),
         say("sheet.session"),

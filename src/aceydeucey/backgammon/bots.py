@@ -13,6 +13,11 @@
   name the double after a 1-2 by evaluation: the double whose best play is worth
   most.
 
+At a doubling-cube decision ``net`` and ``net2`` double, take, drop or beaver by
+their own estimates through the cubeful model (:mod:`.cube_policy`, money or match
+play); the other bots play the default cube policy, :func:`.cube.default_cube_choice`
+(never double, always take).
+
 Backgammon hides nothing, so the bot rebuilds the position from the
 observation and asks the engine for the legal plays and their results; it
 never looks at the game state itself.  It learns the resolved rules (house
@@ -35,10 +40,12 @@ from typing import Any
 
 from aceydeucey.backgammon import pubeval
 from aceydeucey.backgammon.board import Position
+from aceydeucey.backgammon.cube import default_cube_choice
+from aceydeucey.backgammon.cube_policy import cube_choice
 from aceydeucey.backgammon.moves import apply_move, legal_plays
 from aceydeucey.backgammon.notation import parse_moves
 from aceydeucey.backgammon.rules import BackgammonRules
-from aceydeucey.backgammon.turn import EV_PLAY, TurnSteps
+from aceydeucey.backgammon.turn import EV_PLAY, TurnSteps, play_fields
 from aceydeucey.core.agents import RandomAgent
 from aceydeucey.core.errors import ArgumentError
 
@@ -53,6 +60,7 @@ __all__ = [
     "pip_counts",
     "play_result",
     "position_of",
+    "rank_observation",
     "rules_of",
     "shots",
 ]
@@ -194,6 +202,8 @@ class GreedyBot:
             raise ValueError("the observation lists no legal actions: it is not this seat's turn")
         if len(legal) == 1:
             return legal[0]
+        if (cube := default_cube_choice(legal)) is not None:
+            return cube
         position = position_of(observation)
         if all(text.startswith(DOUBLE_WORD) for text in legal):
             rules = self.rules or rules_of(observation)
@@ -208,7 +218,7 @@ class GreedyBot:
         """
         number = int(text.removeprefix(DOUBLE_WORD))
         dice = (number,) * 4
-        named = ("play", 0, dice, "named", 0, (True, True), False, -1)
+        named = play_fields(dice, "named")
         turns = TurnSteps(rules)
         best = -math.inf
         for play in legal_plays(position, dice, rules):
@@ -249,9 +259,33 @@ class PubevalBot:
             pubeval.check_rules(self.rules, self.name)
         if len(legal) == 1:
             return legal[0]
+        if (cube := default_cube_choice(legal)) is not None:
+            return cube
         position = position_of(observation)
         race = pubeval.is_race(position)
         return max(legal, key=lambda text: pubeval.score(play_result(position, text), race))
+
+
+def rank_observation(evaluator: Any, observation: dict[str, Any], ply: int) -> list[Any]:
+    """The evaluator's ranking (best first) of the plays, or of the doubles to name after a
+    1-2, that an observation's seat chooses among (:class:`.evaluator.Choice` values)."""
+    position = position_of(observation)
+    chain = int(observation.get("chain", 0))
+    if all(text.startswith(DOUBLE_WORD) for text in observation["legal_actions"]):
+        ranked: list[Any] = evaluator.rank_doubles(position, chain=chain, ply=ply)
+        return ranked
+    dice = tuple(int(d) for d in observation["dice"])
+    kind = observation.get("dice_kind") or "roll"
+    ranked = evaluator.rank_plays(
+        position,
+        dice,
+        kind=kind,
+        chain=chain,
+        ply=ply,
+        may_enter=bool(observation["entry_gate_passed"][0]),
+        may_reenter=evaluator.turns.bar_open(kind, dice),
+    )
+    return ranked
 
 
 def position_of(observation: dict[str, Any]) -> Position:
@@ -322,21 +356,9 @@ class NetBot:
             return legal[0]
         rules = self.rules or rules_of(observation)
         evaluator = self.evaluator(rules)
-        position = position_of(observation)
-        chain = int(observation.get("chain", 0))
-        if all(text.startswith(DOUBLE_WORD) for text in legal):
-            ranked = evaluator.rank_doubles(position, chain=chain, ply=self.ply)
-        else:
-            dice = tuple(int(d) for d in observation["dice"])
-            ranked = evaluator.rank_plays(
-                position,
-                dice,
-                kind=observation.get("dice_kind") or "roll",
-                chain=chain,
-                ply=self.ply,
-                may_enter=bool(observation["entry_gate_passed"][0]),
-                may_reenter=evaluator.turns.bar_open(observation.get("dice_kind") or "roll", dice),
-            )
+        if cube := cube_choice(evaluator, observation, rules, self.ply, position_of(observation)):
+            return cube
+        ranked = rank_observation(evaluator, observation, self.ply)
         allowed = set(legal)
         for choice in ranked:
             if choice.text in allowed:

@@ -22,6 +22,10 @@ the last checker is worth the game's result exactly.
   others), as the strong engines' 2-ply does.  Before a named double the side
   to act names the best double instead.
 
+Races in which both sides are home are valued exactly from the one-sided bear-off table
+(:mod:`.bearoff`) when it is built for these rules (``aceydeucey bearoff build``), rather
+than by the network.
+
 Equities are cubeless: points per game for Acey-Deucey (one point per checker
 the loser has not borne off), money equity (±1, ±2, ±3) for gammon scoring.
 """
@@ -33,12 +37,13 @@ from typing import Any
 
 import numpy as np
 
-from aceydeucey.backgammon import generate, kernel
+from aceydeucey.backgammon import bearoff, generate, kernel
 from aceydeucey.backgammon.board import CHECKERS, Position
 from aceydeucey.backgammon.net import SHIPPED_FOR_SCORING, Network, shipped
 from aceydeucey.backgammon.notation import Play
 from aceydeucey.backgammon.rules import BackgammonRules
-from aceydeucey.backgammon.turn import EV_PLAY, TurnSteps
+from aceydeucey.backgammon.turn import EV_PLAY, TurnSteps, play_fields
+from aceydeucey.core.errors import AceyDeuceyError
 
 __all__ = ["ROLLS", "TOP_2PLY", "WINDOW_2PLY", "Choice", "Evaluator", "points_won"]
 
@@ -88,6 +93,8 @@ class Evaluator:
         self._scale = 15.0 if self.spec.name == "points" else 1.0
         #: the turn structure's step under these rules (what follows a play)
         self.turns = TurnSteps(rules)
+        #: the exact one-sided bear-off table of these rules, when built
+        self.bearoff = _bearoff_table(rules)
 
     # -- what follows a play ----------------------------------------------------------
     def next_turn(
@@ -99,7 +106,7 @@ class Evaluator:
         after a 1-2 when ``pending`` is 1, or to roll or play a complement.  The turn
         step (:mod:`.turn`) answers.
         """
-        fields = ("play", 0, tuple(dice), kind, chain, (True, True), False, -1)
+        fields = play_fields(tuple(dice), kind, chain)
         after, turned = self.turns.after(fields, EV_PLAY, used)
         return turned, 1 if after[0] == "double" else 0
 
@@ -114,9 +121,27 @@ class Evaluator:
         out = self.net.evaluate(boards, flip, 0 if flip else pending)
         if flip:
             out = self.spec.flip(out)
+        if self.bearoff is not None and (flip or not pending):
+            # a race with both sides home: exact, for the side on roll next
+            for r in bearoff.race_rows(boards):
+                mine, theirs = bearoff.board_counts(boards[r])
+                if flip:
+                    out[r] = self.spec.flip(self.race_outputs(theirs, mine))
+                else:
+                    out[r] = self.race_outputs(mine, theirs)
         for r in np.flatnonzero(boards[:, 28] == CHECKERS):
             out[r] = self.won(points_won(boards[r], self.rules.scoring))
         return out
+
+    def race_outputs(
+        self, on_roll: tuple[int, ...], other: tuple[int, ...]
+    ) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """The outputs, for the side on roll, of a race with both sides home (exact)."""
+        assert self.bearoff is not None
+        v = bearoff.race_value(self.bearoff, on_roll, other)
+        if self.spec.name == "points":
+            return np.array([v.win, v.points_won / CHECKERS, v.points_lost / CHECKERS])
+        return np.array([v.win, v.win_gammon, 0.0, v.lose_gammon, 0.0])
 
     def won(self, points: int) -> np.ndarray[Any, np.dtype[np.float64]]:
         """The outputs of a game won by ``points`` (for the winner)."""
@@ -170,12 +195,20 @@ class Evaluator:
         """
         if pending:
             return self._best_double(board, chain)
-        total = np.zeros(self.spec.size)
-        for a, b, weight in ROLLS:
+        weights = np.array([weight for _, _, weight in ROLLS], dtype=np.float64)
+        result: np.ndarray[Any, np.dtype[np.float64]] = weights @ self.roll_values(board, chain)
+        return result / 36.0
+
+    def roll_values(
+        self, board: np.ndarray[Any, Any], chain: int = 0
+    ) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """Outputs of the side on roll's 0-ply best play of each of the 21 :data:`ROLLS`
+        (rows in their order), for that side: what each roll is worth to it."""
+        rows = []
+        for a, b, _ in ROLLS:
             dice = (a,) * 4 if a == b else (a, b)
-            total += weight * self._best_reply(board, dice, "roll", chain)
-        result: np.ndarray[Any, np.dtype[np.float64]] = total / 36.0
-        return result
+            rows.append(self._best_reply(board, dice, "roll", chain))
+        return np.array(rows)
 
     # -- ranking ----------------------------------------------------------------------
     def rank_plays(
@@ -234,6 +267,15 @@ class Evaluator:
         board = generate.to_board(position).reshape(1, kernel.SLOTS)
         values = self.net.evaluate(board, False, int(pending))
         return Choice("", float(self.equity(values)[0]), tuple(map(float, values[0])))
+
+
+def _bearoff_table(rules: BackgammonRules) -> bearoff.OneSided | None:
+    """The full one-sided table of ``rules`` if it is built (never built here: a bot
+    does not wait for it), else ``None``; ``None`` too for rules that have none."""
+    try:
+        return bearoff.one_sided(rules, build=False)
+    except AceyDeuceyError:
+        return None
 
 
 def _board_bytes(play: Play) -> bytes:

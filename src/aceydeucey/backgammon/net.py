@@ -73,6 +73,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from aceydeucey import kernels
 from aceydeucey.core.errors import ArgumentError, message
 
 __all__ = [
@@ -86,6 +87,7 @@ __all__ = [
     "forward_sparse",
     "output_set_of",
     "shipped",
+    "warm_up",
     "weights_path",
 ]
 
@@ -303,6 +305,7 @@ def _encode_rows(boards: Any, flips: Any, pendings: Any, out: Any) -> None:
             out[r, idx[j]] = val[j]
 
 
+@kernels.needs("net")
 def encode(
     boards: np.ndarray[Any, Any],
     flips: np.ndarray[Any, Any] | bool = False,
@@ -319,6 +322,18 @@ def encode(
     out = np.zeros((n, N_INPUTS), dtype=np.float64)
     _encode_rows(boards, flips_a, pend_a, out)
     return out
+
+
+def warm_up() -> None:
+    """Compile the encoder and the sparse forward pass (or load them from Numba's cache):
+    the function of ``aceydeucey.kernels``' target ``net``, each entry point once."""
+    from aceydeucey.backgammon.board import standard_start
+    from aceydeucey.backgammon.generate import to_board
+
+    boards = to_board(standard_start())[None, :]
+    encode(boards)
+    for outputs in OUTPUTS:
+        Network.initial("classic", outputs, 4, 0).evaluate(boards, False, 0)
 
 
 # -- the network ---------------------------------------------------------------------------
@@ -369,6 +384,7 @@ class Network:
         hidden = _sigmoid(x @ self.w1 + self.b1)
         return _sigmoid(hidden @ self.w2 + self.b2)
 
+    @kernels.needs("net")
     def evaluate(
         self, boards: np.ndarray[Any, Any], flip: bool = False, pending: int = 0
     ) -> np.ndarray[Any, np.dtype[np.float64]]:

@@ -26,7 +26,9 @@ Other actions (chance's and the 1-2 bonus):
 * ``opening 5-3``: the one-die roll-off that starts a game, seat 0's die first
   and seat 1's second (:class:`Opening`; never equal: ties are rolled again);
 * ``double 6``: the double named (or rolled on one die) after a 1-2
-  (:class:`DoubleChoice`).
+  (:class:`DoubleChoice`);
+* the doubling cube (:class:`CubeAction`): ``double`` or ``roll`` before a turn's
+  roll, ``take``, ``drop`` or ``beaver`` when doubled.
 
 Input (:func:`parse_moves`) is freer: any order, ``*`` optional, chained steps
 ``24/18/13``, repeats ``(2)``, ``bar``/``b``, ``in``, ``off``/``o``, any case.
@@ -42,10 +44,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aceydeucey.backgammon.board import BAR, OFF, STOCK, Position
+from aceydeucey.backgammon.turn import CUBE_CHOICES
 from aceydeucey.core.errors import ActionSyntaxError
 
 __all__ = [
     "PASS_TEXT",
+    "CubeAction",
     "DoubleChoice",
     "Move",
     "Opening",
@@ -248,6 +252,26 @@ class DoubleChoice:
 
 
 @dataclass(frozen=True, slots=True)
+class CubeAction:
+    """A decision about the doubling cube, by its word: ``double`` or ``roll`` before a
+    turn's roll, ``take``, ``drop`` or ``beaver`` when doubled (see :mod:`.turn`)."""
+
+    word: str
+
+    def __post_init__(self) -> None:
+        if self.word not in CUBE_CHOICES:
+            raise ActionSyntaxError("bg.syntax.cube_word", text=self.word)
+
+    def __str__(self) -> str:
+        return self.word
+
+    @property
+    def code(self) -> int:
+        """The turn step's code of the choice (``CUBE_*``)."""
+        return CUBE_CHOICES.index(self.word)
+
+
+@dataclass(frozen=True, slots=True)
 class Steps:
     """Moves as written by a player, before they are matched to a legal :class:`Play`."""
 
@@ -262,11 +286,13 @@ _OPENING = re.compile(r"^opening\s+([1-6])\s*-\s*([1-6])$")
 _DOUBLE = re.compile(r"^double\s+(\S+)$")
 
 
-def parse_action_text(text: str) -> Roll | Opening | DoubleChoice | Steps:
+def parse_action_text(text: str) -> Roll | Opening | DoubleChoice | CubeAction | Steps:
     """Any backgammon action from its text (syntax only); ActionSyntaxError if malformed."""
     if not isinstance(text, str):
         raise ActionSyntaxError("bg.syntax.not_text", type=type(text).__name__)
     word = " ".join(text.strip().lower().split())
+    if word in CUBE_CHOICES:
+        return CubeAction(word)
     if match := _ROLL.match(word):
         a, b = int(match.group(1)), int(match.group(2))
         return Roll(max(a, b), min(a, b))

@@ -9,7 +9,9 @@ BKGM (Backgammon Galore, "American Acey-Deucey", the baseline), GALT and LEE
 (rec.games.backgammon posts), WIKI (Wikipedia "Acey-deucey", current and ~2008),
 ITAVLI (its "European" version), ZOO, VC11, bgammon (tslocum/bgammon, read from
 its behaviour), DUTCH (play65.com "Dutch Backgammon" and onlinecasinoreviews1.com
-"Variations in backgammon").
+"Variations in backgammon").  The doubling cube and match play: GNUBG (GNU Backgammon's
+manual: the cube, the Crawford rule, the Jacoby rule, beavers, Match ID and ``.mat``),
+betting777 and LEE (the cube with Acey-Deucey: per-checker points times the cube).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any, ClassVar, Literal
 from aceydeucey.core.errors import RulesError
 from aceydeucey.core.rules import Preset, RulesBase, option
 
-__all__ = ["VARIANTS", "BackgammonRules"]
+__all__ = ["MAX_CUBE", "VARIANTS", "BackgammonRules"]
 
 Variant = Literal["acey-deucey", "classic", "longgammon", "dutch"]
 Start = Literal["off_board", "standard", "long"]
@@ -36,6 +38,10 @@ Remainder = Literal["forfeit", "to_opponent"]
 BearOff = Literal["standard_higher", "exact_only"]
 HitGate = Literal["none", "after_home_board"]
 Scoring = Literal["per_checker", "single", "gammons"]
+Cube = Literal["none", "money", "match"]
+
+#: the largest cube there is (gnubg's MAX_CUBE): ``max_cube=None`` stops there
+MAX_CUBE = 4096
 
 _ACEY: dict[str, Any] = {}  # every option at its default: the BKGM baseline
 
@@ -213,6 +219,59 @@ class BackgammonRules(RulesBase):
         "or 1/2/3 for single/gammon/backgammon",
         source="BKGM, bgammon (per_checker); ZOO (single); standard backgammon (gammons)",
     )
+    cube: Cube = option(
+        "none",
+        help="the doubling cube: none, money play (one game, points times the cube), "
+        "or match play (games to the match's length in points)",
+        source="seed 002 and BKGM (none for Acey-Deucey); GNUBG (money, match); "
+        "betting777, LEE (a cube with Acey-Deucey)",
+    )
+    match_length: int | None = option(
+        None,
+        min=1,
+        max=99,
+        help="points that win a match, a session of games (None: one game)",
+        source="GNUBG (N-point matches); bgammon (matches with per-checker points)",
+    )
+    crawford: bool | None = option(
+        None,
+        help="the Crawford rule: no doubling in the one game after a player first "
+        "reaches one point short of the match (None: on in a match with the cube)",
+        source="GNUBG (Crawford rule, on by default; post-Crawford doubling as usual)",
+    )
+    jacoby: bool = option(
+        False,
+        help="money play: gammons and backgammons count only once the cube has turned",
+        source="GNUBG (Jacoby rule)",
+    )
+    beavers: bool = option(
+        False,
+        help="money play: a player who is doubled may take and redouble at once, "
+        "keeping the cube (a beaver)",
+        source="GNUBG (beavers)",
+    )
+    max_cube: int | None = option(
+        None,
+        min=2,
+        max=4096,
+        help="the highest value the cube may reach, a power of two (None: 4096, gnubg's own limit)",
+        source="GNUBG (cube limit, e.g. 64; its largest cube is 4096)",
+    )
+
+    @property
+    def cube_limit(self) -> int:
+        """The highest value the cube may reach: ``max_cube``, or gnubg's 4096."""
+        return self.max_cube or MAX_CUBE
+
+    @property
+    def is_match(self) -> bool:
+        """Whether a game is one of a match (a session of games to ``match_length``)."""
+        return self.match_length is not None
+
+    @property
+    def crawford_rule(self) -> bool:
+        """Whether the Crawford rule holds: a match with the cube, unless turned off."""
+        return self.cube == "match" and self.crawford is not False
 
     def check(self) -> None:
         """Reject contradictory combinations, naming both options."""
@@ -239,3 +298,46 @@ class BackgammonRules(RulesBase):
                     )
         if self.unplayable_remainder == "to_opponent" and not self.must_use_max_dice:
             raise RulesError("bg.rules.remainder_free_choice")
+        self._check_cube()
+
+    def _check_cube(self) -> None:
+        """The cube's options that contradict each other, naming both."""
+        if self.cube == "match" and self.match_length is None:
+            raise RulesError("bg.rules.match_needs_length")
+        if self.cube == "money" and self.match_length is not None:
+            raise RulesError(
+                "bg.rules.cube_contradiction",
+                option="match_length",
+                value=self.match_length,
+                other="cube",
+                other_value=self.cube,
+            )
+        money_only = (("jacoby", False), ("beavers", False))
+        for name, default in money_only:
+            if getattr(self, name) != default and self.cube != "money":
+                raise RulesError(
+                    "bg.rules.cube_contradiction",
+                    option=name,
+                    value=getattr(self, name),
+                    other="cube",
+                    other_value=self.cube,
+                )
+        if self.crawford is not None and self.cube != "match":
+            raise RulesError(
+                "bg.rules.cube_contradiction",
+                option="crawford",
+                value=self.crawford,
+                other="cube",
+                other_value=self.cube,
+            )
+        if self.max_cube is not None:
+            if self.cube == "none":
+                raise RulesError(
+                    "bg.rules.cube_contradiction",
+                    option="max_cube",
+                    value=self.max_cube,
+                    other="cube",
+                    other_value=self.cube,
+                )
+            if self.max_cube & (self.max_cube - 1):
+                raise RulesError("bg.rules.max_cube_power", value=self.max_cube)

@@ -20,6 +20,7 @@ import dataclasses
 import textwrap
 from typing import Any
 
+from aceydeucey.core.rules import option_in_words
 from aceydeucey.locale import catalog, t
 
 __all__ = ["changed_options", "rules_sheet", "sentence", "sheet_sections"]
@@ -63,7 +64,10 @@ _SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "sheet_h_bearoff",
         (":sheet_bearoff_common", "bearoff_rule", "bearoff_requires_all_entered"),
     ),
-    ("sheet_h_scoring", ("scoring", ":sheet_no_cube")),
+    (
+        "sheet_h_scoring",
+        ("scoring", "cube", "match_length", "crawford", "jacoby", "beavers", "max_cube"),
+    ),
 )
 
 #: Options and sentences that only matter when checkers start off the board.
@@ -83,6 +87,8 @@ _ACEY_ONLY = frozenset(
         "acey_chain_limit",
     }
 )
+#: Options that only matter with the doubling cube (or a match).
+_CUBE_ONLY = frozenset({"match_length", "crawford", "jacoby", "beavers", "max_cube"})
 #: Options never stated in a section (the variant names the sheet itself).
 _NOT_STATED = frozenset({"variant"})
 
@@ -91,9 +97,13 @@ def rules_sheet(rules: Any, lang: str = "en", width: int = 78) -> str:
     """The whole sheet as text, wrapped to ``width`` columns."""
     variant = getattr(rules, rules.PRESET_KEY)
     preset = rules.PRESETS[variant]
-    out = [t(_DOMAIN, "sheet_title", lang, variant=variant)]
+    # the variant by the name players know it by (the lobby's), its source by its title
+    name = t("web", f"preset.{rules.GAME}.{variant}", lang)
+    out = [t(_DOMAIN, "sheet_title", lang, variant=name)]
     out.append("=" * len(out[0]))
-    out.extend(_wrap(t(_DOMAIN, "sheet_source", lang, source=preset.source), width))
+    key = f"sheet_source.{variant}"
+    source = t(_DOMAIN, key, lang) if key in catalog(_DOMAIN, "en") else preset.source
+    out.extend(_wrap(t(_DOMAIN, "sheet_source", lang, source=source), width))
     for heading, sentences in sheet_sections(rules, lang):
         out.append("")
         out.append(heading)
@@ -122,7 +132,13 @@ def sheet_sections(rules: Any, lang: str = "en") -> list[tuple[str, list[str]]]:
             continue
         sentences = []
         for item in items:
-            if (item in _OFF_BOARD_ONLY and not off_board) or (item in _ACEY_ONLY and not acey):
+            cubeless = item in _CUBE_ONLY and getattr(rules, "cube", "none") == "none"
+            cubeless = cubeless and getattr(rules, "match_length", None) is None
+            if (
+                (item in _OFF_BOARD_ONLY and not off_board)
+                or (item in _ACEY_ONLY and not acey)
+                or cubeless
+            ):
                 stated.add(item)
                 continue
             if item.startswith(":"):
@@ -141,7 +157,7 @@ def sheet_sections(rules: Any, lang: str = "en") -> list[tuple[str, list[str]]]:
     sections.append(
         (
             t(_DOMAIN, "sheet_h_options", lang),
-            [f"{name} = {_show(value)}" for name, value in changes.items()]
+            [option_in_words(rules, name, lang) for name in changes]
             or [t(_DOMAIN, "sheet_no_options", lang)],
         )
     )
@@ -155,7 +171,7 @@ def sentence(rules: Any, name: str, lang: str = "en") -> str:
     if key in catalog(_DOMAIN, "en"):
         return t(_DOMAIN, key, lang, n=value)
     help_line = rules.option_help().get(name, {}).get("help", "")
-    return f"{name} = {_show(value)}" + (f" ({help_line})" if help_line else "")
+    return option_in_words(rules, name, lang) + (f" ({help_line})" if help_line else "")
 
 
 def changed_options(rules: Any) -> dict[str, Any]:
@@ -184,11 +200,3 @@ def _value_key(value: Any) -> str:
     if isinstance(value, int):
         return "n"
     return str(value).replace("-", "_")
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "none"
-    return str(value)

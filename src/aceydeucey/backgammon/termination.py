@@ -13,6 +13,8 @@ class Termination(StrEnum):
     """Every way a game ends; ``outcome().termination`` is one of these."""
 
     BORNE_OFF = "race.borne_off"
+    DROPPED = "cube.dropped"
+    MATCH_WON = "race.match_won"
     RESIGNED = Ending.RESIGNED.value
     CLAIMED = Ending.CLAIMED.value
     TIMEOUT = Ending.TIMEOUT.value

@@ -39,11 +39,30 @@ Events
 * :data:`EV_HAND` ``(kind)``: the record's dice come into hand as ``kind`` (the
   engine's states made from a position and dice).
 
-Phases to come (the doubling cube) are further ``PH_*`` values and events of the
-same step: a phase before the roll in which the mover may double, and one in
-which the opponent takes or drops; the cube's value and owner are further fields
-of the record.  The step is one function with no calls, written in the subset of
-Python that Numba compiles without its runtime (no allocation).
+* :data:`EV_TURN`: the record's mover starts a turn (the engine's states made from a
+  position with no dice: the roll comes next, or the cube phase).
+* :data:`EV_CUBE` ``(choice)``: a cube decision, :data:`CUBE_ROLL` or
+  :data:`CUBE_DOUBLE` at the ``cube`` phase (the mover, before a turn's first roll),
+  :data:`CUBE_TAKE`, :data:`CUBE_DROP` or :data:`CUBE_BEAVER` at the ``take`` phase
+  (the mover's opponent).
+
+The doubling cube
+-----------------
+Under a cube (``G_CUBE``) the record also holds the cube's value (its log2,
+``T_CUBE``), its owner (``T_OWNER``: 0 centred, 1 + seat) and flags (``T_CFLAGS``:
+:data:`CF_CRAWFORD` this game is the Crawford game, given by :data:`EV_NEW`'s ``x``;
+:data:`CF_DROPPED` the game ended on a dropped double; :data:`CF_MAY_BEAVER` the
+double pending may be beavered).  Where the mover may double (the cube centred or
+theirs, below ``max_cube``, not the Crawford game) a new turn starts at the
+``cube`` phase instead of the roll; elsewhere the roll comes at once, so that the
+phase is never a choice of one.  The game's first turn (after the roll-off) and the
+extra rolls of a turn have no cube phase.  A take doubles the cube and gives it to
+the taker; a beaver (money play, ``beavers``) takes and redoubles at once: the cube
+goes up four-fold and stays with the taker, and the player beavered (who no longer
+owns it) may not redouble (no raccoons); a drop ends the game, won by the doubler.
+
+The step is one function with no calls, written in the subset of Python that Numba
+compiles without its runtime (no allocation).
 """
 
 from __future__ import annotations
@@ -57,20 +76,34 @@ if TYPE_CHECKING:
     from aceydeucey.backgammon.rules import BackgammonRules
 
 __all__ = [
+    "CF_CRAWFORD",
+    "CF_DROPPED",
+    "CF_MAY_BEAVER",
+    "CUBE_BEAVER",
+    "CUBE_CHOICES",
+    "CUBE_DOUBLE",
+    "CUBE_DROP",
+    "CUBE_ROLL",
+    "CUBE_TAKE",
+    "EV_CUBE",
     "EV_DOUBLE",
     "EV_HAND",
     "EV_NEW",
     "EV_OPENING",
     "EV_PLAY",
     "EV_ROLL",
+    "EV_TURN",
     "G_ACEY",
     "G_ACEY_BOTH",
     "G_ACEY_FULL",
     "G_BAR_GATE",
+    "G_BEAVERS",
     "G_CHAIN_LIMIT",
     "G_COMPLEMENT",
+    "G_CUBE",
     "G_DOUBLES_REROLL",
     "G_ENTRY_GATE",
+    "G_MAX_CUBE_LOG",
     "G_NAMED",
     "G_OPENING",
     "G_SCORING",
@@ -87,13 +120,14 @@ __all__ = [
     "code_of",
     "game_params",
     "game_params_of",
+    "play_fields",
     "rule_codes",
     "step",
 ]
 
 #: phases, in the order of their codes (``PH_*``)
-PHASES = ("opening", "roll", "double", "play", "over")
-PH_OPENING, PH_ROLL, PH_DOUBLE, PH_PLAY, PH_OVER = range(5)
+PHASES = ("opening", "roll", "double", "play", "over", "cube", "take")
+PH_OPENING, PH_ROLL, PH_DOUBLE, PH_PLAY, PH_OVER, PH_CUBE, PH_TAKE = range(7)
 #: kinds of dice in hand, in the order of their codes (``K_*``)
 KINDS = ("", "roll", "named", "complement", "remainder")
 K_NONE, K_ROLL, K_NAMED, K_COMPLEMENT, K_REMAINDER = range(5)
@@ -109,7 +143,15 @@ T_WINNER = 7
 T_N = 8  # dice in hand
 T_DICE = 9  # T_DICE .. T_DICE + 3: the dice, larger first
 T_BAR_OPEN = 13  # 1: the dice in hand may bring a checker in from the bar
-N_TURN = 16
+T_CUBE = 14  # log2 of the cube's value
+T_OWNER = 15  # the cube's owner: 0 centred, 1 + seat
+T_CFLAGS = 16  # CF_* flags
+N_TURN = 18
+
+#: flags of ``T_CFLAGS``
+CF_CRAWFORD = 1  # this game is the Crawford game: no doubling
+CF_DROPPED = 2  # the game ended on a dropped double
+CF_MAY_BEAVER = 4  # the double pending may be beavered
 
 # -- events --------------------------------------------------------------------------
 EV_NEW = 0
@@ -118,6 +160,11 @@ EV_ROLL = 2
 EV_DOUBLE = 3
 EV_PLAY = 4
 EV_HAND = 5
+EV_CUBE = 6
+EV_TURN = 7
+#: choices of :data:`EV_CUBE`, in the order of their codes (their canonical words)
+CUBE_CHOICES = ("roll", "double", "take", "drop", "beaver")
+CUBE_ROLL, CUBE_DOUBLE, CUBE_TAKE, CUBE_DROP, CUBE_BEAVER = range(5)
 #: flags of :data:`EV_PLAY`
 PLAY_ENDS = 1
 PLAY_FROM_BAR = 2
@@ -135,7 +182,10 @@ G_NAMED = 8  # 1: the double after a 1-2 is a decision (named); 0: a die roll
 G_ENTRY_GATE = 9  # roll before the first entry: 0 none, 1 doubles or 1-2, 2 doubles, 3 a six
 G_BAR_GATE = 10  # roll to come in from the bar: 0 any, 1 doubles or 1-2
 G_TO_OPPONENT = 11  # 1: dice a player cannot use are played by the opponent
-N_GAME_PARAMS = 12
+G_CUBE = 12  # the doubling cube: 0 none, 1 money, 2 match
+G_MAX_CUBE_LOG = 13  # log2 of the highest cube value (0: no limit)
+G_BEAVERS = 14  # 1: a double may be beavered
+N_GAME_PARAMS = 15
 
 #: The one map from option values to the kernels' integer codes (moves, turns, playouts).
 RULE_CODES: Mapping[str, Mapping[Any, int]] = {
@@ -145,6 +195,7 @@ RULE_CODES: Mapping[str, Mapping[Any, int]] = {
     "scoring": {"per_checker": 0, "single": 1, "gammons": 2},
     "entry_gate": {"none": 0, "doubles_or_acey": 1, "doubles_only": 2, "six": 3},
     "bar_reentry_gate": {"none": 0, "doubles_or_acey": 1},
+    "cube": {"none": 0, "money": 1, "match": 2},
 }
 
 
@@ -168,6 +219,9 @@ def rule_codes(rules: BackgammonRules) -> tuple[int, ...]:
     codes[G_ENTRY_GATE] = code_of(rules, "entry_gate")
     codes[G_BAR_GATE] = code_of(rules, "bar_reentry_gate")
     codes[G_TO_OPPONENT] = int(rules.unplayable_remainder == "to_opponent")
+    codes[G_CUBE] = code_of(rules, "cube")
+    codes[G_MAX_CUBE_LOG] = rules.cube_limit.bit_length() - 1
+    codes[G_BEAVERS] = int(rules.beavers)
     return tuple(codes)
 
 
@@ -185,6 +239,9 @@ def game_params(
     entry_gate: int = 0,
     bar_gate: int = 0,
     to_opponent: bool = False,
+    cube: int = 0,
+    max_cube_log: int = 0,
+    beavers: bool = False,
 ) -> np.ndarray[Any, np.dtype[np.int64]]:
     """The whole-game parameter array of the compiled step (see ``G_*``)."""
     import numpy as np
@@ -202,6 +259,9 @@ def game_params(
     params[G_ENTRY_GATE] = entry_gate
     params[G_BAR_GATE] = bar_gate
     params[G_TO_OPPONENT] = int(to_opponent)
+    params[G_CUBE] = cube
+    params[G_MAX_CUBE_LOG] = max_cube_log
+    params[G_BEAVERS] = int(beavers)
     return params
 
 
@@ -232,7 +292,12 @@ def step(gp: Any, t: Any, event: int, x: int, y: int, z: int) -> int:
     mover = t[T_MOVER]
     turned = 0
     hand = -1  # the kind of dice that come into hand now, if any
-    if event == EV_NEW:
+    new_turn = False  # a new turn starts: the cube phase first, where one may double
+    if event == EV_TURN:
+        t[T_PHASE] = PH_ROLL
+        t[T_EXTRA] = 0
+        new_turn = True
+    elif event == EV_NEW:
         for i in range(N_TURN):
             t[i] = 0
         t[T_PHASE] = PH_OPENING
@@ -240,6 +305,24 @@ def step(gp: Any, t: Any, event: int, x: int, y: int, z: int) -> int:
         gate = 1 if gp[G_ENTRY_GATE] == 0 else 0
         t[T_GATE] = gate
         t[T_GATE + 1] = gate
+        if x == 1:
+            t[T_CFLAGS] = CF_CRAWFORD
+    elif event == EV_CUBE:
+        if x == CUBE_DOUBLE:
+            t[T_PHASE] = PH_TAKE
+            log = t[T_CUBE] + 2
+            may = gp[G_BEAVERS] == 1 and (gp[G_MAX_CUBE_LOG] == 0 or log <= gp[G_MAX_CUBE_LOG])
+            t[T_CFLAGS] = (t[T_CFLAGS] & ~CF_MAY_BEAVER) | (CF_MAY_BEAVER if may else 0)
+        elif x == CUBE_DROP:
+            t[T_PHASE] = PH_OVER
+            t[T_WINNER] = mover
+            t[T_CFLAGS] = (t[T_CFLAGS] & ~CF_MAY_BEAVER) | CF_DROPPED
+        else:  # roll, take or beaver: the mover rolls
+            if x == CUBE_TAKE or x == CUBE_BEAVER:  # noqa: SIM109 (the compiled subset)
+                t[T_CUBE] = t[T_CUBE] + (2 if x == CUBE_BEAVER else 1)
+                t[T_OWNER] = 2 - mover  # the taker, 1 + seat
+                t[T_CFLAGS] = t[T_CFLAGS] & ~CF_MAY_BEAVER
+            t[T_PHASE] = PH_ROLL
     elif event == EV_OPENING:
         first = 0 if x > y else 1
         if first != mover:
@@ -332,12 +415,23 @@ def step(gp: Any, t: Any, event: int, x: int, y: int, z: int) -> int:
             turned = 1
             t[T_CHAIN] = 0
             t[T_EXTRA] = 0
+        new_turn = nxt == PH_ROLL and t[T_EXTRA] == 0
         t[T_PHASE] = nxt
         if hand < 0:
             t[T_N] = 0
             t[T_KIND] = K_NONE
             for i in range(4):
                 t[T_DICE + i] = 0
+    if new_turn and gp[G_CUBE] != 0:
+        # the player to roll may double: the cube centred or theirs, below the limit,
+        # not the Crawford game
+        owner = t[T_OWNER]
+        if (
+            t[T_CFLAGS] & CF_CRAWFORD == 0
+            and (owner == 0 or owner == t[T_MOVER] + 1)
+            and (gp[G_MAX_CUBE_LOG] == 0 or t[T_CUBE] < gp[G_MAX_CUBE_LOG])
+        ):
+            t[T_PHASE] = PH_CUBE
     if hand >= 0:  # dice come into hand: the play phase
         t[T_PHASE] = PH_PLAY
         t[T_KIND] = hand
@@ -365,10 +459,29 @@ def step(gp: Any, t: Any, event: int, x: int, y: int, z: int) -> int:
 
 # -- the engine's side: the step on the engine's values, each answer kept ------------
 
-#: the engine's view of a record: (phase, mover, dice, kind, chain, gates, extra, winner)
-Fields = tuple[str, int, tuple[int, ...], str, int, tuple[bool, bool], bool, int]
+#: the engine's view of a record: (phase, mover, dice, kind, chain, gates, extra, winner,
+#: cube value, cube owner (-1 centred, else the seat), cube flags ``CF_*``)
+Fields = tuple[str, int, tuple[int, ...], str, int, tuple[bool, bool], bool, int, int, int, int]
 #: the state's attribute names of those fields, in that order
-FIELD_NAMES = ("phase", "mover", "dice", "kind", "chain", "gates", "extra", "winner")
+FIELD_NAMES = (
+    "phase",
+    "mover",
+    "dice",
+    "kind",
+    "chain",
+    "gates",
+    "extra",
+    "winner",
+    "cube",
+    "cube_owner",
+    "cube_flags",
+)
+
+
+def play_fields(dice: tuple[int, ...], kind: str = "roll", chain: int = 0) -> Fields:
+    """The fields of seat 0 about to play ``dice`` (of ``kind``), gates passed, cube
+    centred: what bots and the evaluator ask the step about."""
+    return ("play", 0, tuple(dice), kind, chain, (True, True), False, -1, 1, -1, 0)
 
 
 class TurnNode:
@@ -406,9 +519,11 @@ class TurnSteps:
         self._nodes: dict[Fields, TurnNode] = {}
         self._hands: dict[tuple[str, tuple[int, ...]], bool] = {}
 
-    def new_game(self) -> Fields:
-        """The fields of a new game (before the roll-off)."""
-        return self.after(("opening", 0, (), "", 0, (False, False), False, -1), EV_NEW)[0]
+    def new_game(self, crawford: bool = False) -> Fields:
+        """The fields of a new game (before the roll-off); ``crawford``: it is the
+        Crawford game of a match (no doubling)."""
+        blank: Fields = ("opening", 0, (), "", 0, (False, False), False, -1, 1, -1, 0)
+        return self.after(blank, EV_NEW, int(crawford))[0]
 
     def node(self, fields: Fields) -> TurnNode:
         """The interned node of ``fields``."""
@@ -452,7 +567,7 @@ class TurnSteps:
         key = (kind, dice)
         known = self._hands.get(key)
         if known is None:
-            t = record_of(("play", 0, dice, kind, 0, (True, True), False, -1))
+            t = record_of(play_fields(dice, kind))
             step(self.codes, t, EV_HAND, KINDS.index(kind), 0, 0)
             known = self._hands[key] = bool(t[T_BAR_OPEN])
         return known
@@ -460,7 +575,7 @@ class TurnSteps:
 
 def record_of(fields: Fields) -> list[int]:
     """The turn record of the engine's field values."""
-    phase, mover, dice, kind, chain, gates, extra, winner = fields
+    phase, mover, dice, kind, chain, gates, extra, winner, cube, owner, flags = fields
     t = [0] * N_TURN
     t[T_PHASE] = PHASES.index(phase)
     t[T_MOVER] = mover
@@ -473,6 +588,9 @@ def record_of(fields: Fields) -> list[int]:
     t[T_N] = len(dice)
     for i, die in enumerate(dice):
         t[T_DICE + i] = die
+    t[T_CUBE] = cube.bit_length() - 1
+    t[T_OWNER] = owner + 1
+    t[T_CFLAGS] = flags
     return t
 
 
@@ -488,4 +606,7 @@ def fields_of(t: Sequence[int]) -> Fields:
         (bool(t[T_GATE]), bool(t[T_GATE + 1])),
         bool(t[T_EXTRA]),
         int(t[T_WINNER]),
+        1 << int(t[T_CUBE]),
+        int(t[T_OWNER]) - 1,
+        int(t[T_CFLAGS]),
     )

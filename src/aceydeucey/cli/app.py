@@ -13,9 +13,10 @@ from typing import Annotated
 
 import typer
 
-from aceydeucey.cli import aces, backgammon, inbetween
+from aceydeucey.cli import aces, backgammon, inbetween, matfiles
 from aceydeucey.cli import serve as serve_cli
 from aceydeucey.cli import warm as warm_cli
+from aceydeucey.cli.bearoff import bearoff_app
 from aceydeucey.cli.common import LangOption, console, fail_error, resolve_lang
 from aceydeucey.cli.hint import hint_app
 from aceydeucey.cli.simulate import simulate_app
@@ -43,12 +44,35 @@ app.add_typer(analyze_app, name="analyze")
 for module in (inbetween, backgammon, aces):
     module.register(app, play_app, rules_app, analyze_app)
 app.command("verify")(verify_command)
+matfiles.register(app)
 serve_cli.register(app)
 warm_cli.register(app)
 app.add_typer(simulate_app, name="simulate")
 app.command("tournament")(tournament_command)
 app.add_typer(train_app, name="train")
 app.add_typer(hint_app, name="hint")
+app.add_typer(bearoff_app, name="bearoff")
+
+#: The help's panels, in the order a newcomer reads them, and the commands in each.
+PANELS = {
+    "Play": ("serve", "play", "rules"),
+    "Odds and analysis": ("odds", "hint", "analyze", "simulate", "tournament"),
+    "Records": ("replay", "verify", "export", "import"),
+    "Set-up and training": ("warm", "bearoff", "train"),
+}
+
+
+def _arrange_help() -> None:
+    """Put every command in its panel of ``--help``, the panels in ``PANELS``' order."""
+    panel_of = {name: panel for panel, names in PANELS.items() for name in names}
+    rank = {name: i for i, name in enumerate(n for names in PANELS.values() for n in names)}
+    for command in app.registered_commands:
+        command.rich_help_panel = panel_of.get(str(command.name), "Commands")
+    for group in app.registered_groups:
+        group.rich_help_panel = panel_of.get(str(group.name), "Commands")
+    last = len(rank)  # a command missing from PANELS is listed last (a test forbids it)
+    app.registered_commands.sort(key=lambda info: rank.get(str(info.name), last))
+    app.registered_groups.sort(key=lambda info: rank.get(str(info.name), last))
 
 
 def version() -> str:
@@ -145,3 +169,6 @@ def main() -> None:
     from aceydeucey.cli.usage import run
 
     run(app)
+
+
+_arrange_help()  # every command is registered by now

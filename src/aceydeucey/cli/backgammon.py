@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from aceydeucey.cli.analyze_bg import analyze_backgammon
 from aceydeucey.cli.common import (
     LangOption,
     OptionsOption,
@@ -54,6 +55,7 @@ def register(app: typer.Typer, play: typer.Typer, rules: typer.Typer, analyze: t
     """Add this game's commands to the app's groups."""
     play.command("backgammon")(play_backgammon)
     rules.command("backgammon")(rules_backgammon)
+    analyze.command("backgammon")(analyze_backgammon)
 
 
 # -- rules ------------------------------------------------------------------------------------
@@ -355,6 +357,9 @@ class Narrator:
         self.pause = pause
 
     def __call__(self, before: State, action: Action, after: State) -> None:
+        event = after.observation(0).get("last_event") or {}
+        if event.get("kind") == "cube" and event.get("action") == "roll":
+            return  # not doubling is said by the roll that follows
         console.print(self.line(before, action, after), markup=False)
         seat = before.current_player()
         if seat < 0 or seat in self.humans:
@@ -388,11 +393,41 @@ class Narrator:
             if 0 <= mover < len(self.names):
                 return t_(self.lang, "rolled", name=self.names[mover], dice=str(action))
             return t_(self.lang, "rolled_plain", dice=str(action))
+        if event.get("kind") == "game_over":  # a game of a match ended: its last move, the score
+            ended = self.event_line(seat, action, event.get("last") or {})
+            return ended + " " + self.game_won(event)
+        return self.event_line(seat, action, event)
+
+    def event_line(self, seat: int, action: Action, event: dict[str, Any]) -> str:
+        """One sentence for a player's action and the event it made."""
         if event.get("kind") == "double":
             return t_(self.lang, "named_double", name=self.names[seat], value=event["value"])
+        if event.get("kind") == "cube":
+            word = str(event.get("action"))
+            who = self.names[seat] if 0 <= seat < len(self.names) else ""
+            cube = int(event.get("cube") or 1)
+            # a double offers twice the cube, which stays as it was until taken
+            return t_(
+                self.lang, f"cube_{word}", name=who, cube=2 * cube if word == "double" else cube
+            )
         if str(action) == "pass":  # no legal play: said in words, not as the notation
             return t_(self.lang, "played_pass", name=self.names[seat])
         return t_(self.lang, "played", name=self.names[seat], play=str(action))
+
+    def game_won(self, event: dict[str, Any]) -> str:
+        """The sentence of a game of a match won, with the score."""
+        a, b = (int(n) for n in event["score"])
+        winner = int(event["seat"])
+        return t_(
+            self.lang,
+            "game_won",
+            name=self.names[winner],
+            count=int(event["points"]),
+            a=self.names[0],
+            x=a,
+            b=self.names[1],
+            y=b,
+        )
 
     def show(self, state: State, *, seat: int) -> None:
         from aceydeucey.cli.backgammon_render import render

@@ -112,8 +112,42 @@ def status_lines(
             )
         )
         lines.append(line)
+    lines.extend(Text(" " + text) for text in cube_lines(observation, lang, names))
     lines.append(Text(" " + turn_line(observation, lang, names)))
     return lines
+
+
+def cube_lines(
+    observation: dict[str, Any], lang: str = "en", names: Sequence[str] = ("Player 1", "Player 2")
+) -> list[str]:
+    """The cube and the match score, where the game has them (else nothing)."""
+    out: list[str] = []
+    if "cube" in observation:
+        owner = observation.get("cube_owner")
+        whose = (
+            t(_DOMAIN, "board_cube_centred", lang)
+            if owner is None
+            else t(_DOMAIN, "board_cube_owner", lang, name=_name(names, int(owner)))
+        )
+        out.append(t(_DOMAIN, "board_cube", lang, cube=observation["cube"], owner=whose))
+    length = observation.get("match_length")
+    if length:
+        a, b = (int(n) for n in observation.get("match_score") or (0, 0))
+        out.append(
+            t(
+                _DOMAIN,
+                "board_match",
+                lang,
+                length=length,
+                a=_name(names, 0),
+                x=a,
+                b=_name(names, 1),
+                y=b,
+            )
+        )
+        if observation.get("crawford"):
+            out.append(t(_DOMAIN, "board_crawford", lang))
+    return out
 
 
 def turn_line(
@@ -133,6 +167,11 @@ def turn_line(
             return t(_DOMAIN, "board_dice", lang, dice=dice)
         return t(_DOMAIN, "board_rolling", lang)
     who = _name(names, to_act if to_act in (0, 1) else seat)
+    if observation.get("phase") == "cube":
+        return t(_DOMAIN, "board_may_double", lang, name=who)
+    if observation.get("phase") == "take":
+        offer = observation.get("cube_offer") or {}
+        return t(_DOMAIN, "board_take", lang, name=who, cube=offer.get("value", ""))
     if observation.get("phase") == "double" or observation.get("pending_double") is True:
         return t(_DOMAIN, "board_name_double", lang, name=who, dice="1-2")
     if dice and observation.get("dice_kind") == "named":

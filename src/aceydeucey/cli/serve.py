@@ -80,7 +80,12 @@ def serve_command(
             require("redis", "--redis")
     except AceyDeuceyError as exc:
         fail_error(exc, lang)
-    store = Store(settings.database_url, schema=settings.database_schema)
+    store = Store(
+        settings.database_url,
+        schema=settings.database_schema,
+        group_commits=settings.group_commits,
+        group_window=settings.group_window,
+    )
 
     async def migrate() -> None:
         try:

@@ -61,7 +61,11 @@ simulate_app = typer.Typer(
 @simulate_app.command("inbetween")
 def inbetween_command(
     preset: Annotated[
-        str, typer.Option("--preset", help="Rule preset (the simulator plays guide rules).")
+        str,
+        typer.Option(
+            "--preset",
+            help="Rule preset: guide, banker, three-posts, sheets, red-dog.",
+        ),
     ] = "guide",
     strategies: Annotated[
         str,
@@ -82,10 +86,13 @@ def inbetween_command(
     lang: LangOption = None,
 ) -> None:
     """Play many In-Between sessions: win rates (95 % intervals) and final balances."""
+    import numba
+
     from aceydeucey import kernels
     from aceydeucey.inbetween.rules import Rules
-    from aceydeucey.sim.inbetween import ENDINGS
-    from aceydeucey.sim.inbetween_runs import simulate
+    from aceydeucey.sim.inbetween import ENDINGS, kernel_plays
+    from aceydeucey.sim.inbetween_params import kernel_refusal
+    from aceydeucey.sim.inbetween_runs import prepare, simulate
 
     language = resolve_lang(lang)
 
@@ -108,6 +115,7 @@ def inbetween_command(
     try:
         rules = Rules.resolve(preset=preset, **options)
         kernels.build("inbetween", lang=language)  # first run: compiles, saying so
+        prepare(rules, names, seed)  # loads the compiled kernel before the clock starts
         began = time.perf_counter()
         with progress_bar(say("progress"), as_json) as bar:
             task = bar.add_task("", total=sessions)
@@ -139,6 +147,9 @@ def inbetween_command(
             "hands": acc.hands,
             "seconds": seconds,
             "kernel_seconds": acc.seconds,
+            "hands_per_second": acc.hands / seconds if seconds > 0 else 0.0,
+            "threads": numba.get_num_threads(),
+            "engine": not kernel_plays(rules),
             "workers": workers,
             "ray": ray,
             "results": [s.to_dict() for s in stats],
@@ -158,6 +169,9 @@ def inbetween_command(
     )
     console.print(title, style="bold", markup=False)
     console.print(say("ib.rotation"), markup=False)
+    refused = kernel_refusal(rules)
+    if refused is not None:
+        console.print(say("ib.path", option="=".join(refused)), markup=False)
     rows = []
     for s in stats:
         low, high = s.win_interval
@@ -186,7 +200,14 @@ def inbetween_command(
         ),
         markup=False,
     )
-    rate = acc.hands / acc.seconds if acc.seconds > 0 else 0.0
+    more = [
+        say(f"ib.end.{code}", count=count_text(count, language))
+        for code, count in endings.items()
+        if count and code not in ENDINGS[:3]
+    ]
+    if more:
+        console.print(say("ib.endings_more", endings=", ".join(more)), markup=False)
+    rate = acc.hands / seconds if seconds > 0 else 0.0
     console.print(
         say(
             "ib.speed",

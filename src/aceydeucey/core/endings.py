@@ -103,8 +103,9 @@ class EndedState(State):
         return {"kind": self.ending.value.removeprefix("ending."), "seat": self.seat}
 
     def observe(self, seat: int | None) -> dict[str, Any]:
-        """The game's own fields as they stood when the game was given up."""
-        return self.before.observe(seat)
+        """The game's own fields as they stood when the game was given up (with what the
+        ending settles: ``State.ending_observe``)."""
+        return self.before.ending_observe(seat, self.seat)
 
     def __str__(self) -> str:
         return f"{self.before}\n{self.ending.value.removeprefix('ending.')}: seat {self.seat}"

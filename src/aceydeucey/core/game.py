@@ -276,6 +276,12 @@ class State(ABC):
         """
         return None
 
+    def throw_asked(self) -> bool:
+        """At a throw (see :meth:`chance_actor`): whether its seat has already asked for it
+        by its last decision (backgammon's ``roll`` instead of doubling), so that a runner
+        waits for no second gesture."""
+        return False
+
     # -- transition -----------------------------------------------------------
     def apply(self, action: Action | str, *, seat: int | None = None) -> Self:
         """The state after ``action`` (an action or its text); self is unchanged.
@@ -409,6 +415,12 @@ class State(ABC):
         Each game overrides this; the envelope keys come from ``observation``.
         """
         raise NotImplementedError(f"{type(self).__name__} does not implement observe()")
+
+    def ending_observe(self, seat: int | None, forfeit: int) -> dict[str, Any]:
+        """The game's own fields for ``seat`` once ``forfeit`` has given the game up here
+        (``core.endings``): the base shows them as they stood; a game whose ending settles
+        something the fields show (In-Between's pot) overrides it."""
+        return self.observe(seat)
 
     # -- determinisation ------------------------------------------------------
     def determinisations(self, seat: int | None) -> list[tuple[Self, Fraction]]:

@@ -54,6 +54,8 @@ class OptionSpec:
     source: str
     preset_key: bool
     adapter: TypeAdapter[Any] = field(compare=False, repr=False)
+    #: the option's number is a seat (0-based): the schema says so with ``"x-seat": true``
+    seat: bool = False
 
     # -- validation -------------------------------------------------------------------
     def check(self, value: Any) -> None:
@@ -144,6 +146,8 @@ class OptionSpec:
         schema["default"] = json_ready(self.default)
         if self.help:
             schema["description"] = self.help
+        if self.seat:
+            schema["x-seat"] = True
         return schema
 
     def describe(self) -> dict[str, Any]:
@@ -205,6 +209,7 @@ def _read_specs(rules: type[RulesBase]) -> tuple[OptionSpec, ...]:
                 source=meta.get("source", ""),
                 preset_key=preset_key,
                 adapter=TypeAdapter(hint),
+                seat=bool(meta.get("seat", False)),
             )
         )
     return tuple(out)

@@ -24,7 +24,7 @@ from aceydeucey.core.errors import RulesError, check_lang
 from aceydeucey.core.options import OptionSpec, json_ready, option_specs
 from aceydeucey.locale import t
 
-__all__ = ["Preset", "RulesBase", "contradiction", "option"]
+__all__ = ["Preset", "RulesBase", "contradiction", "option", "option_in_words"]
 
 
 @dataclass(frozen=True)
@@ -44,13 +44,15 @@ def option(
     max: int | None = None,
     help: str = "",
     source: str = "",
+    seat: bool = False,
 ) -> Any:
     """Declare one rule option (a dataclass field with validation metadata).
 
     The accepted words of an option are its ``Literal`` type, written once; ``min`` and
-    ``max`` bound an integer.  ``core.options`` reads the declaration.
+    ``max`` bound an integer; ``seat`` says its number is a seat (from 0; the pages
+    offer one entry per seat, counted from 1).  ``core.options`` reads the declaration.
     """
-    meta = {"min": min, "max": max, "help": help, "source": source}
+    meta = {"min": min, "max": max, "help": help, "source": source, "seat": seat}
     return field(default=default, metadata=meta)
 
 
@@ -247,6 +249,41 @@ class RulesBase:
             and value != (list(v) if isinstance(v := base.get(name, defaults[name]), tuple) else v)
         ]
         return f"{self.PRESET_KEY}={preset}" + (" " + " ".join(diffs) if diffs else "")
+
+
+def option_in_words(rules: RulesBase, name: str, lang: str = "en") -> str:
+    """Option ``name`` of ``rules`` at its value as players read it, in the lobby form's
+    words (the ``web`` catalog's ``option.<game>.<name>`` and ``choice.<game>.<name>.<value>``):
+    ``Starting chips: 1``, ``Aces: the dealer declares them``, ``Hidden hands: yes``.
+
+    >>> from aceydeucey.inbetween.rules import Rules
+    >>> option_in_words(Rules.resolve(starting_chips=1), "starting_chips", "pt")
+    'Fichas iniciais: 1'
+    """
+    game = rules.GAME
+    value = getattr(rules, name)
+    spec = next((s for s in option_specs(type(rules)) if s.name == name), None)
+    label = _web_text(f"option.{game}.{name}", lang) or name
+    if spec is not None and spec.seat and isinstance(value, int) and not isinstance(value, bool):
+        shown = t("web", "table.seat_n", lang, n=value + 1)
+    elif value is None:
+        shown = t(
+            "web", "lobby.seat_none" if spec is not None and spec.seat else "lobby.none", lang
+        )
+    elif isinstance(value, bool):
+        shown = t("web", "lobby.yes" if value else "lobby.no", lang)
+    elif isinstance(value, tuple | list):
+        shown = ", ".join(str(v) for v in value)
+    else:
+        shown = _web_text(f"choice.{game}.{name}.{value}", lang) or str(value)
+    return f"{label}: {shown}"
+
+
+def _web_text(key: str, lang: str) -> str | None:
+    try:
+        return t("web", key, lang)
+    except KeyError:
+        return None
 
 
 def _rules_class(cls: type[RulesBase], game_id: str) -> type[RulesBase]:

@@ -3,19 +3,23 @@
 An agent is anything with ``act(observation) -> action`` (an action or its
 text); the observation is the seat's JSON-ready view and holds its legal
 actions.  A human prompt is just another agent.
+
+``next_step`` says what happens next in a state (chance draws, a seat throws its
+own dice, a seat decides, or the game is over): the one answer every automatic
+runner uses, this Table and the web server's alike.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 from aceydeucey.core.chance import ChanceSource, Seeded
 from aceydeucey.core.errors import AceyDeuceyError, ArgumentError, IllegalActionError
 from aceydeucey.core.game import Action, Game, State
 from aceydeucey.core.record import Record
 
-__all__ = ["Agent", "Table", "seat_agent"]
+__all__ = ["Agent", "Next", "Table", "next_step", "seat_agent"]
 
 
 class Agent(Protocol):
@@ -34,6 +38,38 @@ def seat_agent(agent: object, game: Game, seat: int) -> None:
     seated = getattr(agent, "seated", None)
     if seated is not None:
         seated(game, seat)
+
+
+class Next(NamedTuple):
+    """What happens next in a state, and whose it is.
+
+    ``kind`` is ``chance`` (chance's outcome is drawn; ``seat`` is the seat whose throw
+    it is, if any), ``throw`` (a seat throws its own dice: the runner waits for that
+    seat's gesture before drawing), ``decide`` (``seat`` chooses an action) or ``over``.
+    """
+
+    kind: Literal["chance", "throw", "decide", "over"]
+    seat: int | None
+
+
+def _nobody(seat: int) -> bool:
+    return False
+
+
+def next_step(state: State, throws: Callable[[int], bool] = _nobody) -> Next:
+    """What happens next in ``state``.
+
+    ``throws(seat)`` says whether that seat throws its own dice (a person at a table
+    that waits for the gesture); by default nobody does and chance simply draws.
+    """
+    if state.is_terminal():
+        return Next("over", None)
+    if state.is_chance_node():
+        actor = state.chance_actor()
+        if actor is not None and throws(actor) and not state.throw_asked():
+            return Next("throw", actor)
+        return Next("chance", actor)
+    return Next("decide", state.current_player())
 
 
 #: Called after every transition with (state before, action, state after).
@@ -71,7 +107,10 @@ class Table:
     def step(self) -> State:
         """Let chance or the seat to act make one move; return the new state."""
         before = self.state
-        if before.is_chance_node():
+        step = next_step(before)
+        if step.kind == "over":
+            raise IllegalActionError("table.game_over")
+        if step.kind == "chance":
             action = self.chance.choose(before)
             after = before.apply(action)
         else:
@@ -102,7 +141,7 @@ class Table:
     def play(self, max_steps: int | None = None) -> Record:
         """Play to the end (or ``max_steps``); the record, with its result when finished."""
         steps = 0
-        while not self.state.is_terminal():
+        while next_step(self.state).kind != "over":
             if max_steps is not None and steps >= max_steps:
                 break
             self.step()

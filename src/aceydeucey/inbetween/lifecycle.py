@@ -9,6 +9,7 @@ reason (``session.*`` in the ``inbetween_errors`` catalog).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from aceydeucey.cards import Card
@@ -27,6 +28,7 @@ __all__ = [
     "end_round",
     "open_session",
     "over",
+    "pot_shares",
     "replenish",
     "round_order",
     "start_round",
@@ -219,3 +221,23 @@ def replenish(s: InBetweenState) -> InBetweenState:
         pot=s.pot + amount,
         event=event("replenish", amount=amount, pot=s.pot + amount),
     )
+
+
+def pot_shares(s: InBetweenState, forfeit: int | None = None) -> tuple[Fraction, ...]:
+    """Each seat's share of the chips in the pot, were the session to end here: a shared
+    pot is divided equally among the seats, a banker's pot goes to the banker (Red Dog's
+    house keeps none).  ``forfeit`` is a seat that gives the session up and forfeits its
+    claim: the pot is divided among the other seats (a banker who gives up leaves it to
+    them)."""
+    rules = s.rules
+    n = rules.players
+    shares = [Fraction(0)] * n
+    if not s.pot or (rules.banking == "house" and forfeit is None):
+        return tuple(shares)
+    if rules.banking == "dealer" and s.dealer != forfeit:
+        takers = [s.dealer]
+    else:
+        takers = [i for i in range(n) if i != forfeit]
+    for i in takers:
+        shares[i] = Fraction(s.pot, len(takers))
+    return tuple(shares)

@@ -43,7 +43,7 @@ def illegal_error(s: InBetweenState, action: Action) -> IllegalActionError:
     if word in ("stay", "raise") and rules.banking != "house":
         return IllegalActionError("raise.not_in_rules", action=text)
     if word == "split" and rules.pairs != "split":
-        return IllegalActionError("split.not_in_rules", pairs=rules.pairs)
+        return IllegalActionError("split.not_in_rules", action=text, pairs=rules.pairs)
     if phase in CHANCE_PHASES:
         return IllegalActionError("decision.chance_deals", action=text)
     if word in ("aces low", "aces high"):
@@ -75,12 +75,14 @@ def _decide_error(s: InBetweenState, action: Decision) -> IllegalActionError | N
     word = action.word
     if word == "split":
         if s.gap != 1 or not is_pair(s.ranks()):
-            return IllegalActionError("split.not_a_pair")
+            return IllegalActionError("split.not_a_pair", action=text)
         if s.split_done:
-            return IllegalActionError("split.once")
-        return IllegalActionError("split.cannot_pay", ante=rules.ante, count=s.chips[seat])
+            return IllegalActionError("split.once", action=text)
+        return IllegalActionError(
+            "split.cannot_pay", action=text, ante=rules.ante, count=s.chips[seat]
+        )
     if word == "pass" and s.gap == 2:
-        return IllegalActionError("pass.compulsory")
+        return IllegalActionError("pass.compulsory", action=text)
     calls: dict[str, Call] = {"bet": "between", "higher": "higher", "lower": "lower"}
     call = calls.get(word)
     if call is None:

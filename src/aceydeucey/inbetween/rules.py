@@ -160,7 +160,11 @@ class InBetweenRules(RulesBase):
     preset: str = option("guide", help="named rule set", source=_S000)
     players: int = option(4, min=1, max=10, help="seats at the table", source=_S000)
     dealer: int | Literal["draw"] = option(
-        0, min=0, help="first dealer's seat, or 'draw' (highest card deals)", source=_S001
+        0,
+        min=0,
+        help="first dealer's seat, or 'draw' (highest card deals)",
+        source=_S001,
+        seat=True,
     )
     starting_chips: int = option(100, min=1, help="chips each seat starts with", source=_S000)
     ante: int = option(1, min=0, help="chips each player antes", source=_S000)

@@ -21,6 +21,7 @@ import textwrap
 
 from aceydeucey.cards import Card
 from aceydeucey.core.errors import check_lang
+from aceydeucey.core.rules import option_in_words
 from aceydeucey.inbetween.rules import Rules
 from aceydeucey.inbetween.settle import Call, settle, spread, worst_loss
 from aceydeucey.locale import t
@@ -71,17 +72,24 @@ def _version(r: Rules, lang: str) -> list[str]:
     preset = r.PRESETS[r.preset]
     del preset  # the sheet names the source as players know it, not by its seed file
     source = _t(f"sheet.source.{r.preset}", lang)
-    out = [_t("sheet.intro", lang), _t("sheet.preset", lang, preset=r.preset, source=source)]
+    # the preset by the name players know it by (the lobby's and the table's), not its id
+    name = t("web", f"preset.{r.GAME}.{r.preset}", lang)
+    out = [_t("sheet.intro", lang), _t("sheet.preset", lang, preset=name, source=source)]
     changes = r.changes()
     if changes:
-        shown = ", ".join(f"{name}={value.replace(',', ', ')}" for name, value in changes)
+        shown = "; ".join(option_in_words(r, name, lang) for name, _ in changes)
         out.append(_t("sheet.changed", lang, changes=shown))
     if r.banking == "shared":
         banking = _t("sheet.banking.shared", lang)
     elif r.banking == "dealer":
-        banking = _t("sheet.banking.dealer", lang, bank=r.bank, rounds=r.rounds)
+        banking = _t(
+            "sheet.banking.dealer",
+            lang,
+            bank=_n("chips", lang, r.bank),
+            rounds=_n("rounds", lang, r.rounds),
+        )
     else:
-        banking = _t("sheet.banking.house", lang, bank=r.bank)
+        banking = _t("sheet.banking.house", lang, bank=_n("chips", lang, r.bank))
     aces = _t("sheet.aces." + r.aces.replace("-", "_"), lang)
     out.append(f"{banking} {aces}")
     return out
@@ -95,7 +103,7 @@ def _preparation(r: Rules, lang: str) -> list[str]:
     else:
         sentences.append(_t("sheet.decks.many", lang, decks=r.decks, cards=52 * r.decks))
     sentences.append(_t("sheet.ranks", lang))
-    sentences.append(_t("sheet.chips", lang, chips=r.starting_chips))
+    sentences.append(_t("sheet.chips", lang, chips=_n("chips", lang, r.starting_chips)))
     sentences.append(_ante_sentence(r, lang))
     if house:
         sentences.append(_t("sheet.dealer.house", lang))
@@ -176,12 +184,19 @@ def _bet(r: Rules, lang: str) -> list[str]:
     else:
         second.append(_t("sheet.settle.post_n", lang, mult=r.post_multiplier))
     if r.ace_pair_multiplier:
-        second.append(_t("sheet.settle.ace_pair", lang, mult=r.ace_pair_multiplier))
+        second.append(
+            _t("sheet.settle.ace_pair", lang, mult=_n("stakes", lang, r.ace_pair_multiplier))
+        )
     if r.ace_third_loses:
         second.append(_t("sheet.settle.ace_third", lang))
     if r.three_posts:
         second.append(
-            _t("sheet.settle.second_gap", lang, ante=r.ante, mult=r.second_post_multiplier)
+            _t(
+                "sheet.settle.second_gap",
+                lang,
+                ante=r.ante,
+                mult=_n("stakes", lang, r.second_post_multiplier),
+            )
         )
     second.append(_t("sheet.settle.separate", lang))
     return [" ".join(first), " ".join(second)]
@@ -196,7 +211,9 @@ def _next_round(r: Rules, lang: str) -> list[str]:
         if r.banking == "house":
             sentences.append(_t("sheet.next.round_house", lang))
         elif r.banking == "dealer":
-            sentences.append(_t("sheet.next.round_banker", lang, rounds=r.rounds))
+            sentences.append(
+                _t("sheet.next.round_banker", lang, rounds=_n("rounds", lang, r.rounds))
+            )
         elif r.dealer_plays:
             sentences.append(_t("sheet.next.round", lang))
         else:
@@ -208,14 +225,14 @@ def _next_round(r: Rules, lang: str) -> list[str]:
     if r.ante and r.ante_each_round and not r.ante_to_play and r.banking != "house":
         sentences.append(_t("sheet.next.ante", lang, ante=r.ante))
     if r.banking == "dealer":
-        sentences.append(_t("sheet.next.banker", lang, rounds=r.rounds))
+        sentences.append(_t("sheet.next.banker", lang, rounds=_n("rounds", lang, r.rounds)))
     return [" ".join(sentences)]
 
 
 def _end(r: Rules, lang: str) -> list[str]:
     sentences: list[str] = []
     if r.banking == "house":
-        sentences.append(_t("sheet.end.house_rounds", lang, rounds=r.rounds))
+        sentences.append(_t("sheet.end.house_rounds", lang, rounds=_n("deals", lang, r.rounds)))
     else:
         if r.empty_pot == "end":
             sentences.append(_t("sheet.end.empty_end", lang))
@@ -225,11 +242,16 @@ def _end(r: Rules, lang: str) -> list[str]:
             sentences.append(_t("sheet.end.empty_next_dealer", lang))
         if r.banking == "dealer":
             sentences.append(
-                _t("sheet.end.dealer_games", lang, games=r.total_dealer_games, rounds=r.rounds)
+                _t(
+                    "sheet.end.dealer_games",
+                    lang,
+                    games=_n("dealer_games", lang, r.total_dealer_games),
+                    rounds=_n("rounds", lang, r.rounds),
+                )
             )
         else:
             key = "sheet.end.rounds" if r.empty_pot == "end" else "sheet.end.rounds_plain"
-            sentences.append(_t(key, lang, rounds=r.rounds))
+            sentences.append(_t(key, lang, rounds=_n("complete_rounds", lang, r.rounds)))
             if r.ante and r.ante_each_round:
                 sentences.append(_t("sheet.end.unpayable", lang))
             sentences.append(_t("sheet.end.split", lang))
@@ -303,6 +325,11 @@ def _t(key: str, lang: str, **values: object) -> str:
     return t(_DOMAIN, key, lang, **values)
 
 
+def _n(what: str, lang: str, count: int) -> str:
+    """A number with its noun, in the plural form its language gives it (``1 chip``)."""
+    return t(_DOMAIN, f"sheet.n.{what}", lang, count=count)
+
+
 def _ante_sentence(r: Rules, lang: str) -> str:
     if r.ante == 0:
         return _t("sheet.ante.none", lang)
@@ -321,7 +348,7 @@ def _pairs_sentence(r: Rules, lang: str) -> str:
         key,
         lang,
         mult=r.pair_match_multiplier,
-        chips=r.pair_win,
+        chips=_n("chips", lang, r.pair_win),
         ante=r.ante,
         odds=r.trips_pays,
     )

@@ -218,37 +218,26 @@ class InBetweenState(State):
     def ending_returns(self, seat: int) -> tuple[Fraction, ...]:
         """The returns when ``seat`` gives the session up (resigns, or loses by a claim or a
         timeout): the session ends at once, every seat keeps its chips (a bet in flight
-        goes back to its owner), and ``seat`` forfeits its claim on the pot: a shared pot
-        is divided among the other seats, a banker's pot goes to the banker (to the other
-        seats when the banker gives up).  No chip is created or lost.
+        goes back to its owner), and ``seat`` forfeits its claim on the pot (see
+        ``pot_shares``).  No chip is created or lost.
         """
-        rules = self.rules
-        n = rules.players
-        bets = self.bets or (0,) * n
-        held = [Fraction(c + b) for c, b in zip(self.chips, bets, strict=True)]
-        if self.pot:
-            if rules.banking == "dealer" and self.dealer != seat:
-                takers = [self.dealer]
-            else:
-                takers = [i for i in range(n) if i != seat]
-            for i in takers:
-                held[i] += Fraction(self.pot, len(takers))
-        start = rules.starting_chips
-        return tuple(h - start for h in held)
+        start = self.rules.starting_chips
+        return tuple(h - start for h in self.balances(forfeit=seat))
 
     def returns(self) -> tuple[Fraction, ...]:
         start = self.rules.starting_chips
         return tuple(b - start for b in self.balances())
 
-    def balances(self) -> tuple[Fraction, ...]:
+    def pot_shares(self, forfeit: int | None = None) -> tuple[Fraction, ...]:
+        """Each seat's share of the pot, were the session to end here (``forfeit``: a
+        seat that gives it up; see ``lifecycle.pot_shares``)."""
+        return lifecycle.pot_shares(self, forfeit)
+
+    def balances(self, forfeit: int | None = None) -> tuple[Fraction, ...]:
         """Each seat's chips plus its share of the pot (and its bet in flight)."""
-        n = self.rules.players
-        share = Fraction(self.pot, n) if self.rules.banking == "shared" else Fraction(0)
-        bets = self.bets or (0,) * n
-        out = [Fraction(c + b) + share for c, b in zip(self.chips, bets, strict=True)]
-        if self.rules.banking == "dealer":
-            out[self.dealer] += self.pot
-        return tuple(out)
+        bets = self.bets or (0,) * self.rules.players
+        shares = self.pot_shares(forfeit)
+        return tuple(Fraction(c + b) + p for c, b, p in zip(self.chips, bets, shares, strict=True))
 
     def winners(self) -> tuple[int, ...]:
         """The seats sharing the highest balance (chips plus share of the pot)."""
@@ -260,6 +249,12 @@ class InBetweenState(State):
         """The game's fields of what ``seat`` may see (``None``: the public view); the keys
         are listed in ``view``."""
         return observe(self, seat)
+
+    def ending_observe(self, seat: int | None, forfeit: int) -> dict[str, Any]:
+        """The fields once ``forfeit`` gave the session up: ``pot_shares`` as it settles."""
+        obs = observe(self, seat)
+        obs["pot_shares"] = [str(v) for v in self.pot_shares(forfeit)]
+        return obs
 
     def __str__(self) -> str:
         return render(self)

@@ -3,7 +3,9 @@
 The core builds the envelope (``game``, ``seat``, ``current_player``, ``phase``,
 ``legal_actions``, ``last_event``, ``outcome``); ``observe`` adds the game's own fields
 (JSON-ready): ``step`` (the engine's finer phase), ``round``, ``dealer_round``,
-``dealer_game``, ``dealer`` (null under Red Dog), ``pot``, ``chips``, ``bank`` and ``bets``
+``dealer_game``, ``dealer`` (null under Red Dog), ``pot``, ``pot_shares`` (once the
+session is over: each seat's exact share of the pot left in it, as text: ``"3/2"``; null
+before), ``chips``, ``bank`` and ``bets``
 (Red Dog, else null), ``to_act``, ``posts`` (the acting player's face-up posts in deal
 order), ``gap`` (three posts), ``hand`` (this seat's own cards), ``hidden_hand`` (its cards
 still face down), ``first_cards``, ``seen`` (every card face up since the shuffle),
@@ -69,6 +71,7 @@ def _public(state: InBetweenState) -> dict[str, Any]:
         "dealer_game": state.dealer_game + 1,
         "dealer": None if house else state.dealer,
         "pot": state.pot,
+        "pot_shares": [str(v) for v in state.pot_shares()] if state.phase == "over" else None,
         "chips": list(state.chips),
         "bank": state.bank if house else None,
         "bets": list(state.bets) if house else None,

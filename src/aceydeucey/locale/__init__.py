@@ -33,6 +33,7 @@ __all__ = [
     "LANGS",
     "catalog",
     "check_lang",
+    "command_words",
     "default_lang",
     "format_value",
     "render_error",
@@ -183,14 +184,71 @@ def error_domain(code: str) -> str | None:
     return None
 
 
+#: Params that hold a seat counted from 0, and the name under which people read it from 1.
+SEAT_PARAMS = {"seat": "number", "winner": "winner_number", "owner": "owner_number"}
+
+
 def render_error(code: str, params: dict[str, Any], lang: str = "en") -> str:
     """An error (or outcome) code with its params as text in ``lang``.
 
     Codes live in the ``errors`` domain and in each game's ``<game>_errors`` domain.
+    A ``seat`` param (counted from 0, as the engines count) is shown to people as
+    ``number``, counted from 1: the catalogs write "seat {number}", and a code's params
+    stay as the engine gave them (records keep them so). The other seat params
+    (``winner``, ``owner``) are shown the same way, as ``winner_number`` and
+    ``owner_number``.
     """
+    shown = {}
+    for key, name in SEAT_PARAMS.items():
+        value = params.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and name not in params:
+            shown[name] = value + 1
+    if shown:
+        params = {**params, **shown}
     domain = error_domain(code)
     if domain is None:
         # An uncatalogued code still renders: its text param when it has one, else the code.
         text = params.get("text")
         return str(text) if text is not None else code
+    words = command_words(domain.removesuffix("_errors"), lang)
+    if words:
+        params = _in_words(params, words)
     return t(domain, code, lang, **params)
+
+
+#: The params of a refusal that hold canonical action text (``bet 99``, ``["pass", "bet 1–4"]``).
+ACTION_PARAMS = ("action", "legal", "allowed")
+
+
+@cache
+def command_words(domain: str, lang: str) -> dict[str, str]:
+    """The words a player types in ``lang`` for each canonical action word of the game
+    whose UI catalog is ``domain`` (its ``cmd.*`` messages: ``cmd.ace_low`` is the
+    canonical ``ace low``); empty where the game has none or they are English's."""
+    if domain not in DOMAINS or lang == "en":
+        return {}
+    english = catalog(domain, "en")
+    out: dict[str, str] = {}
+    for key, text in catalog(domain, lang).items():
+        if key.startswith("cmd.") and english.get(key) not in (None, text):
+            out[key.removeprefix("cmd.").replace("_", " ")] = text
+    return out
+
+
+def _in_words(params: dict[str, Any], words: dict[str, str]) -> dict[str, Any]:
+    """``params`` with the actions a refusal echoes or lists in the player's words."""
+
+    def word(text: str) -> str:
+        if text in words:
+            return words[text]
+        head, _, rest = text.partition(" ")
+        return f"{words[head]} {rest}" if head in words and rest else text
+
+    out = dict(params)
+    for key in ACTION_PARAMS:
+        value = out.get(key)
+        if isinstance(value, str):
+            out[key] = word(value)
+        elif isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+            out[key] = [word(v) for v in value]
+    return out

@@ -225,7 +225,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     install_log_filter()
     install_handler()
-    store = Store(settings.database_url, schema=settings.database_schema)
+    store = Store(
+        settings.database_url,
+        schema=settings.database_schema,
+        group_commits=settings.group_commits,
+        group_window=settings.group_window,
+    )
     service = TableService(
         settings, store, make_broadcaster(settings.redis_url), make_presence(settings.redis_url)
     )
@@ -293,9 +298,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(error_body(error, request_lang(request)), status_code=500)
 
     app.include_router(router)
-    from aceydeucey.server import pages
+    from aceydeucey.server import analysis_page, pages
 
     app.include_router(pages.router)
+    app.include_router(analysis_page.router)
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
     # the last added runs first: the access log sees every answer, the guard adds its

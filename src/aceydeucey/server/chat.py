@@ -6,6 +6,7 @@ import collections
 import logging
 from typing import Any
 
+from aceydeucey.server.base import owned
 from aceydeucey.server.errors import ServerError
 from aceydeucey.server.lobby import Lobby
 
@@ -17,6 +18,7 @@ __all__ = ["Chat"]
 class Chat(Lobby):
     """The table chat (a part of ``TableService``)."""
 
+    @owned
     async def chat(self, table_id: str, token: str | None, text: str) -> dict[str, Any]:
         t, seat = await self.seat_of(table_id, token)
         if seat is None:

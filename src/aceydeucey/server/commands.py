@@ -1,6 +1,7 @@
 """The commands of seated people: join, act, resign, claim, rematch.
 
-Each validates in memory under the table's lock, then appends the step through the
+Each runs on the table's owner (``owned``: forwarded there from any other process),
+validates in memory under the table's lock, then appends the step through the
 log (``tablelog``); a person's action carries the automatic steps after it.
 """
 
@@ -13,6 +14,7 @@ from typing import Any
 
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.core.registry import bot_names
+from aceydeucey.server.base import owned
 from aceydeucey.server.errors import ServerError
 from aceydeucey.server.live import (
     INLINE_STEPS,
@@ -34,6 +36,7 @@ __all__ = ["Commands"]
 class Commands(Runner):
     """The commands people send to a table (a part of ``TableService``)."""
 
+    @owned
     async def join(
         self,
         table_id: str,
@@ -119,6 +122,7 @@ class Commands(Runner):
             self._load_seats(t, await self.store.load_seats(t.id))  # joined in another process
             return t, self.authenticate(t, token)
 
+    @owned
     async def act(self, table_id: str, token: str | None, seq: int, text: str) -> dict[str, Any]:
         """A person's action at the table's ``seq``; returns the seat's view afterwards.
 
@@ -182,6 +186,7 @@ class Commands(Runner):
         except AceyDeuceyError:
             return text.strip() == entry.text
 
+    @owned
     async def resign(self, table_id: str, token: str | None) -> dict[str, Any]:
         t, seat = await self.seat_of(table_id, token)
         if seat is None:
@@ -208,6 +213,7 @@ class Commands(Runner):
         here = max(0.0, self.clock() - t.last_seen[seat])
         return here if shared is None else min(shared, here)
 
+    @owned
     async def claim(
         self, table_id: str, token: str | None, absent: int, mode: str
     ) -> dict[str, Any]:

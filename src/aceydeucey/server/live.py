@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aceydeucey.core.game import Game, State
+from aceydeucey.core.table import Next, next_step
 from aceydeucey.server.fairness import FairChance
 from aceydeucey.server.store import Entry
 
@@ -32,6 +33,7 @@ __all__ = [
     "SeatInfo",
     "after_action",
     "dumps",
+    "event_of",
     "hash_token",
     "hidden_information",
     "observe",
@@ -113,25 +115,31 @@ class LiveTable:
             return "waiting"
         return "playing"
 
+    def is_person(self, seat: int) -> bool:
+        """Whether a person holds the seat (who throws their own dice, and decides)."""
+        return self.seats[seat].kind == "human"
+
+    def next_step(self) -> Next:
+        """What happens next at this table (``core.table.next_step``: the runner's rule,
+        with a person's throw awaited), ``over`` once the game has ended."""
+        if self.over:
+            return Next("over", None)
+        return next_step(self.state, self.is_person)
+
     def to_roll(self) -> int | None:
         """The person whose ``roll`` the table waits for, if any."""
-        if self.over or not self.state.is_chance_node():
-            return None
-        actor = self.state.chance_actor()
-        if actor is not None and self.seats[actor].kind == "human":
-            return actor
-        return None
+        step = self.next_step()
+        return step.seat if step.kind == "throw" else None
 
     def person_to_act(self) -> int | None:
         """The human seat the table waits for (to act or to roll), or None."""
         if self.status != "playing":
             return None
-        roll = self.to_roll()
-        if roll is not None:
-            return roll
-        seat = self.state.current_player()
-        if seat >= 0 and self.seats[seat].kind == "human":
-            return seat
+        step = self.next_step()
+        if step.kind == "throw" or (
+            step.kind == "decide" and step.seat is not None and self.is_person(step.seat)
+        ):
+            return step.seat
         return None
 
     def chance(self) -> FairChance:
@@ -156,6 +164,15 @@ def dumps(message: dict[str, Any]) -> str:
 def observe(state: State, seat: int | None) -> dict[str, Any]:
     """``state.observation(seat)``: the seat's view, or the public one for ``None``."""
     return state.observation(seat)
+
+
+def event_of(state: State) -> dict[str, Any] | None:
+    """The ``last_event`` of ``state``'s observations, without building one.
+
+    The envelope's ``last_event`` is the state's ``event_view()`` for every seat and for
+    spectators alike (``core.game.State.observation``): it is public by construction,
+    so one computation serves every audience of a step."""
+    return state.event_view()
 
 
 def hidden_information(game: Game) -> bool:

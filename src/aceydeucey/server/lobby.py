@@ -10,6 +10,7 @@ from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.core.game import Game
 from aceydeucey.core.registry import bot_names, load_game, make_bot
 from aceydeucey.core.table import seat_agent
+from aceydeucey.server.base import owned
 from aceydeucey.server.commands import Commands
 from aceydeucey.server.errors import ServerError
 from aceydeucey.server.fairness import commitment, new_server_seed
@@ -88,8 +89,11 @@ class Lobby(Commands):
         on_timeout: str = "pass",
         claim_after: float | None = None,
         rematch_of: str | None = None,
+        hints: bool = False,
     ) -> LiveTable:
         game = self.make_game(game_id, options)
+        if hints and game.game_id != "backgammon":
+            raise ServerError(400, "server.hints_game", game=game.game_id)
         kinds = self.parse_seats(game, seat_kinds)
         if on_timeout not in TIMEOUT_CHOICES:
             raise ServerError(
@@ -110,6 +114,7 @@ class Lobby(Commands):
                 "turn_seconds": turn_seconds,
                 "on_timeout": on_timeout,
                 "claim_after": self.settings.claim_after if claim_after is None else claim_after,
+                "hints": bool(hints),
             },
             "server_seed": seed.hex(),
             "commitment": commitment(seed),
@@ -120,6 +125,7 @@ class Lobby(Commands):
             "created_at": self.clock(),
         }
         await self.store.create_table(row)
+        await self.owners.owner(table_id)  # the creating process owns the new table
         t = await self.table(table_id)
         async with t.lock:
             await self._maybe_start(t)
@@ -167,12 +173,14 @@ class Lobby(Commands):
                     "spectators": watching.get(row["id"], 0),
                     "claim_after": (row.get("config") or {}).get("claim_after"),
                     "turn_seconds": (row.get("config") or {}).get("turn_seconds"),
+                    "hints": bool((row.get("config") or {}).get("hints")),
                     "created_at": row["created_at"],
                     "idle_seconds": max(0.0, now - row["last_at"]),
                 }
             )
         return out
 
+    @owned
     async def rematch(self, table_id: str, token: str | None) -> dict[str, Any]:
         """A new table like this finished one (same game, rules, seats); the caller keeps
         its seat there.  Every player's request leads to the same new table."""
@@ -196,6 +204,7 @@ class Lobby(Commands):
                 on_timeout=config.get("on_timeout", "pass"),
                 claim_after=config.get("claim_after"),
                 rematch_of=t.id,
+                hints=bool(config.get("hints")),
             )
             if not await self.store.set_rematch(t.id, new.id):
                 await self.store.update_table(new.id, status="over", public=False)

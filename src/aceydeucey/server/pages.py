@@ -340,18 +340,21 @@ def replay_steps(data: Any, lang: str = "en") -> dict[str, Any]:
     """Every public observation of a record, from the start to its last action.
 
     ``steps[0]`` is the state before anything happened; ``steps[i]`` follows
-    ``actions[i - 1]``.  A record that does not replay raises ``RecordError``.
+    ``actions[i - 1]``, made by ``seat`` (``None`` for chance's draws).  A record that
+    does not replay raises ``RecordError``.
     """
     record = Record.from_dict(data)
     game = record.make_game()
     state = game.new_initial_state()
     steps: list[dict[str, Any]] = [{"action": None, "observation": state.observation(None)}]
     for index, text in enumerate(record.actions[:MAX_STEPS]):
+        actor = state.current_player()  # the seat whose action it is (None: chance's)
         try:
             state = state.apply(text)
         except AceyDeuceyError as exc:
             raise RecordError(exc.code, index=index, text=text, cause=exc) from None
-        steps.append({"action": text, "observation": state.observation(None)})
+        seat = actor if actor >= 0 else None
+        steps.append({"action": text, "seat": seat, "observation": state.observation(None)})
     state = record.apply_ending(state)  # a resigned or claimed game ends as its record says
     outcome = state.outcome() if state.is_terminal() else None
     return {

@@ -166,7 +166,9 @@ class RedisPresence(Presence):
         super().__init__(clock)
         import redis.asyncio as redis
 
-        self._redis = redis.Redis.from_url(url)
+        from aceydeucey.server.pubsub import redis_pool
+
+        self._redis = redis.Redis(connection_pool=redis_pool(url))
         self.prefix = prefix
         self.interval = interval
         self.ttl = 3 * interval if ttl is None else ttl

@@ -15,7 +15,7 @@ from typing import Any
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.core.game import State
 from aceydeucey.core.registry import bot_names, make_bot
-from aceydeucey.core.table import seat_agent
+from aceydeucey.core.table import next_step, seat_agent
 from aceydeucey.server.errors import is_outage
 from aceydeucey.server.fairness import FairChance
 from aceydeucey.server.live import (
@@ -24,7 +24,8 @@ from aceydeucey.server.live import (
     LiveTable,
     observe,
 )
-from aceydeucey.server.logs import fault
+from aceydeucey.server.logs import fault, log_json, server_log
+from aceydeucey.server.pubsub import LocalBroadcaster
 from aceydeucey.server.store import SeqTaken
 from aceydeucey.server.tablelog import TableLog
 
@@ -56,19 +57,17 @@ class Runner(TableLog):
             bytes.fromhex(t.row["cut"] or ""),
             draws=t.draws + sum(1 for item in items if item[0] == "chance"),
         )
-        while len(items) < budget and not state.is_terminal():
-            if state.is_chance_node():
-                actor = state.chance_actor()
-                if actor is not None and t.seats[actor].kind == "human":
-                    break
+        while len(items) < budget:
+            step = next_step(state, t.is_person)
+            if step.kind == "chance":
                 action = chance.choose(state)
                 after = state.apply(action)
-                items.append(("chance", actor, str(action), after, None))
+                items.append(("chance", step.seat, str(action), after, None))
                 state = after
                 continue
-            seat = state.current_player()
-            if seat < 0 or t.seats[seat].kind != "bot" or bots <= 0:
-                break
+            seat = step.seat
+            if step.kind != "decide" or seat is None or t.is_person(seat) or bots <= 0:
+                break  # over, a person's throw or decision, or no bot move inline
             bots -= 1
             agent = self._bot(t, seat)
             choice = await asyncio.to_thread(self._bot_choice, t, state, seat, agent)
@@ -112,17 +111,27 @@ class Runner(TableLog):
         try:
             await self._commit_items(t, await self._plan(t, [], budget))
         except SeqTaken:
+            self._refused(t)
             await self._catch_up(t)
         self._after_change(t)
 
+    def _refused(self, t: LiveTable) -> None:
+        """An automatic step lost its append to another writer: one log line (with one
+        owner per table, this happens only around a takeover)."""
+        log_json(server_log, "step_refused", logging.WARNING, table=t.id, seq=t.seq + 1)
+
     def _next_is_bot(self, t: LiveTable) -> bool:
-        seat = t.state.current_player()
-        return seat >= 0 and t.seats[seat].kind == "bot" and not t.over
+        step = t.next_step()
+        return step.kind == "decide" and step.seat is not None and not t.is_person(step.seat)
 
     def _after_change(self, t: LiveTable) -> None:
-        """Start the background runner when automatic steps remain; reset the turn timer."""
+        """Start the background runner when automatic steps remain; reset the turn timer.
+
+        Only the table's owner runs its bots and its timer (``owners``)."""
+        if not self.owners.owns(t.id):
+            return
         automatic = t.status == "playing" and (
-            self._next_is_bot(t) or (t.state.is_chance_node() and t.to_roll() is None)
+            self._next_is_bot(t) or t.next_step().kind == "chance"
         )
         if automatic and (t.runner is None or t.runner.done()) and not self._stopping:
             t.runner = self._spawn(self._run(t))
@@ -142,6 +151,7 @@ class Runner(TableLog):
                     await self._commit_items(t, items)
                     moved = bool(items)
                 except SeqTaken:
+                    self._refused(t)
                     await self._catch_up(t)
                     moved = True
                 except Exception as exc:
@@ -167,6 +177,8 @@ class Runner(TableLog):
             clock.update(seat=t.person_to_act(), now=self.clock())
             for sub in self.hub.subscribers(t.id):
                 sub.send(clock)
+            if not isinstance(self.broadcaster, LocalBroadcaster):  # other processes' sockets
+                self._spawn(self.broadcaster.publish({"table": t.id, "clock": clock}))
 
     def _set_timer(self, t: LiveTable) -> None:
         seconds = t.config.get("turn_seconds")
@@ -219,6 +231,7 @@ class Runner(TableLog):
             try:
                 await self._commit_items(t, await self._plan(t, [first], INLINE_STEPS))
             except SeqTaken:
+                self._refused(t)
                 await self._catch_up(t)
                 return False
             self._after_change(t)

@@ -35,10 +35,14 @@ import contextlib
 import logging
 from typing import Any
 
+from aceydeucey.core.registry import game_ids, load_game
 from aceydeucey.server.chat import Chat
+from aceydeucey.server.errors import is_outage
 from aceydeucey.server.live import LiveTable, SeatInfo, hash_token, observe
 from aceydeucey.server.lobby import LOBBY_IDLE_SECONDS
+from aceydeucey.server.logs import fault
 from aceydeucey.server.pubsub import LocalBroadcaster, Subscriber
+from aceydeucey.server.store import Entry
 
 __all__ = [
     "LOBBY_IDLE_SECONDS",
@@ -53,8 +57,40 @@ log = logging.getLogger("aceydeucey.server")
 
 #: Seconds between reads of the store while Redis is down (tables with sockets here).
 POLL_SECONDS = 1.0
+#: how often a watched read copy is checked against its table's Redis history
+TAIL_SECONDS = 2.0
 #: A table untouched this long, needing nothing from this process, leaves its memory.
 IDLE_SECONDS = 600.0
+
+
+def warm_engines() -> None:
+    """Play each game's first steps once, in a worker thread at start-up: an engine that
+    loads compiled code on its first use (backgammon's move generator, about a second)
+    then never does so on the event loop, in the middle of a request.
+
+    Backgammon's compiled move generator is waited for when its cache is stale (built
+    in a separate process, ``kernels.build``): the plain code plays meanwhile, many times
+    slower, so ``/health`` says ``warming`` until the compiled one is loaded."""
+    try:
+        from aceydeucey import kernels
+        from aceydeucey.backgammon import generate
+
+        if kernels.build("backgammon", progress=False):
+            generate.warm_up()
+    except Exception as exc:  # the plain code plays
+        log.warning("loading the move generator failed (%s)", type(exc).__name__)
+    for game_id in game_ids():
+        try:
+            state = load_game(game_id).new_initial_state()
+            for _ in range(8):
+                if state.is_terminal():
+                    break
+                legal = list(state.legal_actions())
+                if not state.is_chance_node():
+                    break
+                state = state.apply(legal[0])
+        except Exception as exc:  # a game that cannot warm up still plays, only slower at first
+            log.warning("warming up %s failed (%s)", game_id, type(exc).__name__)
 
 
 class TableService(Chat):
@@ -71,20 +107,42 @@ class TableService(Chat):
             await self.store.migrate()
         await self.presence.start()
         self.broadcaster.on_connect(self._catch_up_all)
+        self.broadcaster.on_request(self._answer_forwarded)
         await self.broadcaster.start(self._on_remote)
+        await self.owners.start()
         if not isinstance(self.broadcaster, LocalBroadcaster):
             self._spawn(self._poll_while_unheard())
         self._spawn(self._evict_idle_tables())
         # serve at once: tables load on first touch; the playing ones are resumed (their
-        # bots and timers) in the background rather than before the first request
-        self._spawn(self._resume_playing())
+        # bots and timers) in the background rather than before the first request; with
+        # several processes, each takes over the tables whose owner died (lease expired)
+        self._spawn(self._warm())
+        if self.owners.shared:
+            self._spawn(self._adopt_orphans())
+        else:
+            self._spawn(self._resume_playing())
+
+    async def _warm(self) -> None:
+        await asyncio.to_thread(warm_engines)
+        self.warm = True
 
     async def _poll_while_unheard(self) -> None:
         """While the other processes cannot be heard (Redis down), read the tables this
-        process holds sockets for from the store, so their sockets still see every move."""
+        process holds sockets for from the store, so their sockets still see every move.
+
+        While they can, every ``TAIL_SECONDS`` check each watched copy held here for
+        another process against the last seq of its Redis history (one read a table): a
+        published step this process never heard (a message lost in a burst, or sent
+        while this process was subscribing) would otherwise show only at the table's next
+        step, and after a game's last step there is none."""
+        quiet = 0.0
         while not self._stopping:
             await asyncio.sleep(POLL_SECONDS)
             if self.broadcaster.connected:
+                quiet += POLL_SECONDS
+                if quiet >= TAIL_SECONDS:
+                    quiet = 0.0
+                    await self._check_tails()
                 continue
             for t in list(self._tables.values()):
                 if self.hub.subscribers(t.id):
@@ -92,6 +150,19 @@ class TableService(Chat):
                         await self._catch_up(t)
                     except Exception as exc:  # the store is down too: the next round
                         log.warning("table %s: catch-up failed (%s)", t.id, type(exc).__name__)
+
+    async def _check_tails(self) -> None:
+        for t in list(self._tables.values()):
+            if self.owners.owns(t.id) or not self.hub.subscribers(t.id):
+                continue
+            try:
+                last = await self.broadcaster.last_seq(t.id)
+                if last is not None and last > t.seq:
+                    async with t.lock:
+                        await self._sync(t, last)
+                        self._after_change(t)
+            except Exception as exc:  # Redis or the store away: the next round
+                log.warning("table %s: tail check failed (%s)", t.id, type(exc).__name__)
 
     async def _evict_idle_tables(self) -> None:
         """Tables leave memory after ``IDLE_SECONDS`` untouched (see ``evict_idle``)."""
@@ -118,6 +189,24 @@ class TableService(Chat):
                 continue
             self._after_change(t)
 
+    async def _adopt_orphans(self) -> None:
+        """Every ``lease_seconds / 2``: take the playing tables whose owner died and
+        resume their bots and timers here (at start-up, also those nobody owns: tables
+        from before leases, or let go of when idle, which otherwise wait for a touch)."""
+        first = True
+        while not self._stopping:
+            try:
+                found = await self.owners.orphans(unleased=first)
+                first = False
+                for table_id in found:
+                    if self._stopping:
+                        return
+                    if await self._owner_for(table_id) is None:
+                        self._after_change(self._tables[table_id])
+            except Exception as exc:  # the store away: the next round
+                fault("store_unavailable" if is_outage(exc) else "unexpected", exc)
+            await asyncio.sleep(self.settings.lease_seconds / 2)
+
     async def stop(self) -> None:
         self._stopping = True
         for t in self._tables.values():
@@ -132,6 +221,7 @@ class TableService(Chat):
         for t in self._tables.values():
             for sub in self.hub.subscribers(t.id):
                 sub.close()
+        await self.owners.stop()
         await self.broadcaster.stop()
         await self.presence.stop()
         await self.store.close()
@@ -173,10 +263,22 @@ class TableService(Chat):
             await self.presence.refresh(t.id)
             self._push_seats(t)
             return
+        clock = message.get("clock")
+        if isinstance(clock, dict):  # the owner's turn timer, for the sockets here
+            deadline = clock.get("deadline")
+            t.deadline = float(deadline) if isinstance(deadline, int | float) else None
+            for sub in self.hub.subscribers(t.id):
+                sub.send(clock)
+            return
+        entries = message.get("entries")
         async with t.lock:
             if message.get("seats"):
                 await self._refresh_row(t)
                 self._load_seats(t, await self.store.load_seats(t.id))
                 self._push_seats(t)
-            await self._catch_up(t)
+            step = [e for e in map(Entry.from_dict, entries or []) if e is not None]
+            if step and step[0].seq <= t.seq + 1 <= step[-1].seq:
+                self._absorb_published(t, step)  # the step itself: no store read
+            elif not step or step[-1].seq > t.seq:
+                await self._sync(t)  # a gap: the history, else the store
             self._after_change(t)

@@ -107,6 +107,15 @@ class Settings(BaseSettings):
     rate_limits: bool = True
     #: Seconds a client is told to wait (``Retry-After``) while the store is unreachable.
     retry_after: int = Field(5, ge=1)
+    #: With several processes (Redis): how long a table's lease lasts unrenewed (its
+    #: owner renews every third of it; a dead owner's tables move after it), and how
+    #: long a command forwarded to a table's owner waits for the answer (seconds).
+    lease_seconds: float = Field(10.0, ge=0.3)
+    forward_timeout: float = Field(10.0, gt=0)
+    #: Group commits: the steps of several tables written in one transaction (those that
+    #: arrive while a commit is in flight), after waiting ``group_window`` s (0: none).
+    group_commits: bool = True
+    group_window: float = Field(0.0, ge=0, le=0.1)
     #: Send ``Secure`` on the seat cookie (set it behind HTTPS).
     secure_cookies: bool = False
 

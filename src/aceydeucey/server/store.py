@@ -1,16 +1,9 @@
 """Storage: every table's settings, seats and ordered log of actions (SQLAlchemy 2, async).
 
-Schema (created by the Alembic migrations in ``migrations/``, the same on SQLite
-and PostgreSQL):
-
-- ``game_tables``: one row per table: game, options, resolved rules, seat kinds,
-  visibility, table settings, the secret server seed and its public commitment,
-  the cut, status (``waiting``/``playing``/``over``) and the rematch link;
-- ``table_seats``: who sits where: nickname and the SHA-256 of the seat's token
-  (the token itself is never stored); primary key ``(table_id, seat)``;
-- ``table_log``: the truth of a table: entries ``(table_id, seq)``, primary key,
-  so two writers can never both append the same sequence number;
-- ``table_chat``: the short table chat.
+The schema is :mod:`.schema`'s (created by the Alembic migrations in ``migrations/``, the
+same on SQLite and PostgreSQL): ``game_tables``, ``table_seats``, ``table_log`` (the truth
+of a table, primary key ``(table_id, seq)``), ``table_chat`` and ``table_leases``.  A log
+entry is :class:`.entry.Entry`.
 """
 
 from __future__ import annotations
@@ -27,116 +20,77 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from aceydeucey.server.entry import Entry, SeqTaken
+from aceydeucey.server.schema import MIGRATIONS, chat, leases, log, metadata, seats, tables
+
 __all__ = [
     "Entry",
+    "SeqTaken",
     "Store",
     "chat",
+    "leases",
     "log",
     "metadata",
     "seats",
     "tables",
 ]
 
-metadata = sa.MetaData()
 
-tables = sa.Table(
-    "game_tables",
-    metadata,
-    sa.Column("id", sa.String(40), primary_key=True),
-    sa.Column("game", sa.String(40), nullable=False),
-    sa.Column("options", sa.JSON, nullable=False),
-    sa.Column("rules", sa.JSON, nullable=False),
-    sa.Column("seat_kinds", sa.JSON, nullable=False),
-    sa.Column("public", sa.Boolean, nullable=False),
-    sa.Column("config", sa.JSON, nullable=False),
-    sa.Column("server_seed", sa.String(128), nullable=False),
-    sa.Column("commitment", sa.String(128), nullable=False),
-    sa.Column("cut", sa.String(2100), nullable=True),
-    sa.Column("status", sa.String(16), nullable=False),
-    sa.Column("rematch_of", sa.String(40), nullable=True),
-    sa.Column("rematch", sa.String(40), nullable=True),
-    sa.Column("created_at", sa.Float, nullable=False),
-)
+@dataclass
+class _Step:
+    """One table's step waiting for the store's writer, and the future it waits on."""
 
-seats = sa.Table(
-    "table_seats",
-    metadata,
-    sa.Column("table_id", sa.String(40), sa.ForeignKey("game_tables.id"), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("name", sa.String(64), nullable=False),
-    sa.Column("token_hash", sa.String(64), nullable=False),
-    sa.Column("joined_at", sa.Float, nullable=False),
-)
-
-log = sa.Table(
-    "table_log",
-    metadata,
-    sa.Column("table_id", sa.String(40), sa.ForeignKey("game_tables.id"), primary_key=True),
-    sa.Column("seq", sa.Integer, primary_key=True),
-    sa.Column("kind", sa.String(16), nullable=False),
-    sa.Column("seat", sa.Integer, nullable=True),
-    sa.Column("text", sa.String(400), nullable=False),
-    sa.Column("data", sa.JSON, nullable=True),
-    sa.Column("at", sa.Float, nullable=False),
-)
-
-chat = sa.Table(
-    "table_chat",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("table_id", sa.String(40), sa.ForeignKey("game_tables.id"), nullable=False),
-    sa.Column("seat", sa.Integer, nullable=False),
-    sa.Column("name", sa.String(64), nullable=False),
-    sa.Column("text", sa.String(1000), nullable=False),
-    sa.Column("at", sa.Float, nullable=False),
-    sa.Index("ix_table_chat_table", "table_id", "id"),
-)
-
-MIGRATIONS = Path(__file__).parent / "migrations"
+    table_id: str
+    entries: list[Entry]
+    over: bool
+    done: asyncio.Future[None]
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One entry of a table's log.
-
-    ``kind`` is ``chance`` (chance's outcome; ``seat`` is the seat that rolled, or
-    ``None`` for a deal), ``move`` (a person's action), ``bot`` (a bot's action for
-    its seat), ``timeout`` (the action taken when a seat's turn timer ran out), or a
-    table-level event that the engine does not model: ``resign``, ``claim``,
-    ``handover`` (a seat handed to a bot).  Engine actions hold their canonical text.
-    """
-
-    seq: int
-    kind: str
-    seat: int | None
-    text: str
-    data: dict[str, Any] | None = None
-    at: float = 0.0
-
-    ENGINE_KINDS = frozenset({"chance", "move", "bot", "timeout"})
-
-    @property
-    def is_action(self) -> bool:
-        return self.kind in self.ENGINE_KINDS
-
-
-class SeqTaken(Exception):
-    """Another writer appended at this sequence number first."""
+def _settle(step: _Step, exc: BaseException | None) -> None:
+    if step.done.done():
+        return
+    if exc is None:
+        step.done.set_result(None)
+    else:
+        step.done.set_exception(exc)
 
 
 class Store:
     """The database: one async engine; every write is one short transaction."""
 
-    def __init__(self, url: str, *, schema: str | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        schema: str | None = None,
+        group_commits: bool = True,
+        group_window: float = 0.0,
+    ) -> None:
         self.url = url
+        #: write the steps of several tables in one transaction (``append_step``),
+        #: collecting for ``group_window`` seconds before each batch (0: no wait)
+        self.group_commits = group_commits
+        self.group_window = group_window
+        self._pending: list[_Step] = []
+        self._writer: asyncio.Task[None] | None = None
+        #: transactions the grouped writer has run (``steps / batches``: steps per commit)
+        self.batches = 0
+        self.steps = 0
         self.schema = schema
         self.is_sqlite = url.startswith("sqlite")
         kwargs: dict[str, Any] = {}
         if self.is_sqlite:
             kwargs["connect_args"] = {"timeout": 30}
-        elif schema:
-            kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
+        else:
+            # a crowd's sockets load tables and seats at once: the default pool (5 + 10)
+            # queued them behind each other and the writer, up to its 30 s timeout
+            kwargs.update(pool_size=15, max_overflow=10, pool_timeout=10)
+            if schema:
+                kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
         self.engine: AsyncEngine = create_async_engine(url, **kwargs)
+        #: the same pool for reads, in autocommit: one round trip per query (no BEGIN
+        #: before it and no ROLLBACK when the connection goes back to the pool)
+        self.reader: AsyncEngine = self.engine.execution_options(isolation_level="AUTOCOMMIT")
         # SQLite has one writer at a time: this process's writers queue here rather than
         # in SQLite's busy handler (which sleeps); other processes still meet busy_timeout.
         self._write_lock: asyncio.Lock | None = None
@@ -173,7 +127,7 @@ class Store:
             await conn.execute(tables.insert().values(**row))
 
     async def load_table(self, table_id: str) -> dict[str, Any] | None:
-        async with self.engine.connect() as conn:
+        async with self.reader.connect() as conn:
             found = (await conn.execute(tables.select().where(tables.c.id == table_id))).first()
         return dict(found._mapping) if found is not None else None
 
@@ -195,7 +149,7 @@ class Store:
         query = sa.select(tables.c.id).order_by(tables.c.created_at)
         if status is not None:
             query = query.where(tables.c.status.in_(list(status)))
-        async with self.engine.connect() as conn:
+        async with self.reader.connect() as conn:
             return [r[0] for r in await conn.execute(query)]
 
     async def lobby(self, limit: int = 200) -> list[dict[str, Any]]:
@@ -215,7 +169,7 @@ class Store:
             .order_by(tables.c.created_at.desc())
             .limit(limit)
         )
-        async with self.engine.connect() as conn:
+        async with self.reader.connect() as conn:
             rows = [dict(r._mapping) for r in await conn.execute(query)]
             ids = [r["id"] for r in rows]
             taken: dict[str, dict[int, str]] = {}
@@ -261,7 +215,7 @@ class Store:
         return True
 
     async def load_seats(self, table_id: str) -> list[dict[str, Any]]:
-        async with self.engine.connect() as conn:
+        async with self.reader.connect() as conn:
             rows = await conn.execute(seats.select().where(seats.c.table_id == table_id))
             return [dict(r._mapping) for r in rows]
 
@@ -285,12 +239,53 @@ class Store:
         )
 
     async def append_step(self, table_id: str, entries: Sequence[Entry], *, over: bool) -> None:
-        """Append a step's entries in one INSERT (one short transaction), marking the
-        table over when the step ends its game; ``SeqTaken`` when another writer appended
-        at one of these sequence numbers first (the primary key decides)."""
+        """Append a step's entries, marking the table over when the step ends its game;
+        ``SeqTaken`` when another writer appended at one of these sequence numbers first
+        (the primary key decides).  Returns only once the step is committed.
+
+        With group commits on (the default), the steps of every table that arrive while
+        a commit is in flight are written together, in one INSERT and one transaction,
+        by one writer task: no wait when the store is idle, fewer commits when it is
+        busy.  A batch refused by the key (one of its steps lost a race) is written
+        again step by step, so only that step fails."""
+        step = _Step(table_id, list(entries), over, asyncio.get_running_loop().create_future())
+        self.steps += 1
+        if not self.group_commits:
+            await self._write_steps([step])
+            return
+        self._pending.append(step)
+        if self._writer is None:
+            self._writer = asyncio.create_task(self._write_pending())
+        await asyncio.shield(step.done)
+
+    async def _write_pending(self) -> None:
+        """The one writer of grouped steps: while steps wait, write them all at once."""
+        try:
+            while self._pending:
+                if self.group_window > 0:
+                    await asyncio.sleep(self.group_window)
+                batch, self._pending = self._pending, []
+                self.batches += 1
+                try:
+                    await self._write_steps(batch)
+                except SeqTaken:
+                    for step in batch:  # alone, each step's own answer
+                        try:
+                            await self._write_steps([step])
+                        except Exception as exc:  # each step its own answer
+                            _settle(step, exc)
+                except Exception as exc:
+                    for step in batch:
+                        _settle(step, exc)
+                for step in batch:
+                    _settle(step, None)
+        finally:
+            self._writer = None
+
+    async def _write_steps(self, steps: Sequence[_Step]) -> None:
         rows = [
             {
-                "table_id": table_id,
+                "table_id": step.table_id,
                 "seq": e.seq,
                 "kind": e.kind,
                 "seat": e.seat,
@@ -298,25 +293,113 @@ class Store:
                 "data": e.data,
                 "at": e.at,
             }
-            for e in entries
+            for step in steps
+            for e in step.entries
         ]
+        ended = [step.table_id for step in steps if step.over]
         try:
             async with self.write() as conn:
-                await conn.execute(log.insert().values(rows))
-                if over:
+                # one statement for every row (executemany): compiled once and cached,
+                # where a multi-row ``values(rows)`` is compiled again for every batch
+                await conn.execute(log.insert(), rows)
+                if ended:
                     await conn.execute(
-                        tables.update().where(tables.c.id == table_id).values(status="over")
+                        tables.update().where(tables.c.id.in_(ended)).values(status="over")
                     )
         except IntegrityError:
-            raise SeqTaken(entries[0].seq) from None
+            raise SeqTaken(steps[0].entries[0].seq) from None
+        if len(steps) == 1:
+            _settle(steps[0], None)
 
     async def entries(self, table_id: str, since: int = 0) -> list[Entry]:
         query = (
             log.select().where(log.c.table_id == table_id, log.c.seq > since).order_by(log.c.seq)
         )
-        async with self.engine.connect() as conn:
+        async with self.reader.connect() as conn:
             rows = await conn.execute(query)
             return [Entry(r.seq, r.kind, r.seat, r.text, r.data, r.at) for r in rows]
+
+    # -- leases -------------------------------------------------------------------------
+    async def take_lease(
+        self, table_id: str, owner: str, now: float, ttl: float
+    ) -> tuple[str, float]:
+        """Take the table's lease for ``owner`` when it is free, expired or already
+        ``owner``'s (then renewed); the lease's holder and expiry either way."""
+        until = now + ttl
+        try:
+            async with self.write() as conn:
+                done = await conn.execute(
+                    leases.update()
+                    .where(
+                        leases.c.table_id == table_id,
+                        sa.or_(leases.c.owner == owner, leases.c.expires_at < now),
+                    )
+                    .values(owner=owner, expires_at=until)
+                )
+                if done.rowcount:
+                    return owner, until
+                found = (
+                    await conn.execute(
+                        sa.select(leases.c.owner, leases.c.expires_at).where(
+                            leases.c.table_id == table_id
+                        )
+                    )
+                ).first()
+                if found is not None:
+                    return str(found[0]), float(found[1])
+                await conn.execute(
+                    leases.insert().values(table_id=table_id, owner=owner, expires_at=until)
+                )
+                return owner, until
+        except IntegrityError:  # another process inserted it first: it holds the lease
+            async with self.reader.connect() as conn:
+                found = (
+                    await conn.execute(
+                        sa.select(leases.c.owner, leases.c.expires_at).where(
+                            leases.c.table_id == table_id
+                        )
+                    )
+                ).first()
+            if found is None:
+                raise
+            return str(found[0]), float(found[1])
+
+    async def renew_leases(self, owner: str, until: float) -> set[str]:
+        """Extend every lease ``owner`` holds to ``until``; the tables it still holds."""
+        async with self.write() as conn:
+            await conn.execute(
+                leases.update().where(leases.c.owner == owner).values(expires_at=until)
+            )
+            rows = await conn.execute(sa.select(leases.c.table_id).where(leases.c.owner == owner))
+            return {r[0] for r in rows}
+
+    async def release_leases(self, owner: str, table_ids: Sequence[str] | None = None) -> None:
+        """Give up ``owner``'s leases (those of ``table_ids``, or all of them)."""
+        query = leases.delete().where(leases.c.owner == owner)
+        if table_ids is not None:
+            if not table_ids:
+                return
+            query = query.where(leases.c.table_id.in_(list(table_ids)))
+        async with self.write() as conn:
+            await conn.execute(query)
+
+    async def orphans(self, now: float, *, unleased: bool = False, limit: int = 100) -> list[str]:
+        """Playing tables whose owner let its lease expire (it died), and with
+        ``unleased`` those with no lease at all (a table let go of when it went idle
+        has none, and waits for its next touch)."""
+        orphaned = leases.c.expires_at < now
+        query = (
+            sa.select(tables.c.id)
+            .select_from(tables.outerjoin(leases, leases.c.table_id == tables.c.id))
+            .where(
+                tables.c.status == "playing",
+                sa.or_(leases.c.table_id.is_(None), orphaned) if unleased else orphaned,
+            )
+            .order_by(tables.c.created_at)
+            .limit(limit)
+        )
+        async with self.reader.connect() as conn:
+            return [r[0] for r in await conn.execute(query)]
 
     # -- chat -----------------------------------------------------------------------------
     async def add_chat(self, table_id: str, seat: int, name: str, text: str) -> dict[str, Any]:
@@ -335,7 +418,7 @@ class Store:
             .order_by(chat.c.id.desc())
             .limit(limit)
         )
-        async with self.engine.connect() as conn:
+        async with self.reader.connect() as conn:
             rows = [dict(r._mapping) for r in await conn.execute(query)]
         rows.reverse()
         return [{k: r[k] for k in ("id", "seat", "name", "text", "at")} for r in rows]

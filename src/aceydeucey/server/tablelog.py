@@ -24,9 +24,9 @@ from aceydeucey.server.live import (
     Item,
     LiveTable,
     SeatInfo,
-    hidden_information,
-    observe,
+    event_of,
 )
+from aceydeucey.server.logs import fault
 from aceydeucey.server.pubsub import LocalBroadcaster
 from aceydeucey.server.store import Entry
 from aceydeucey.server.views import Views
@@ -110,14 +110,14 @@ class TableLog(Views):
     def _public_event(self, t: LiveTable, entry: Entry) -> dict[str, Any]:
         """What everyone may know of an entry: who, the decision, the public event.
 
-        The event is what ``observation(None)`` shows of the step (its ``last_event``),
-        never the action's text: a card chance deals is named only where the public
+        The event is what ``observation(None)`` shows of the step (its ``last_event``,
+        ``event_of``), never the action's text: a card chance deals is named only where the public
         view names it.  A seat's decision (``move``, ``bot``, ``timeout``) is made in
         the open, so its text is kept.
         """
         event: dict[str, Any] | None
         if entry.is_action:
-            event = observe(t.state, None).get("last_event")
+            event = event_of(t.state)
         else:
             event = {"kind": entry.kind, "seat": entry.seat, **(entry.data or {})}
             if entry.kind == "handover":
@@ -142,25 +142,48 @@ class TableLog(Views):
             await self._refresh_row(t)
         return fresh
 
+    async def _sync(self, t: LiveTable, seq: int | None = None) -> None:
+        if self.owners.owns(t.id) or (seq is not None and t.seq >= seq):
+            return
+        if self.broadcaster.connected:
+            try:
+                kept = await self.broadcaster.history(t.id)
+            except Exception as exc:  # Redis away: the store says
+                fault("redis_unavailable", exc, table=t.id)
+                kept = []
+            entries = [e for e in map(Entry.from_dict, kept) if e is not None]
+            newer = [e for e in entries if e.seq > t.seq]
+            if newer and newer[0].seq == t.seq + 1:
+                self._absorb_published(t, newer)
+                if seq is None or t.seq >= seq:
+                    return
+            elif entries and not newer and seq is None:
+                return  # the history holds nothing newer than this copy
+        await self._catch_up(t)  # a gap, or no history: the store (a forced reload)
+
+    def _absorb_published(self, t: LiveTable, entries: list[Entry]) -> None:
+        """Apply entries another process published (no store read)."""
+        self._absorb(t, entries)
+        if t.over:
+            t.row["status"] = "over"
+
     def _absorb(self, t: LiveTable, entries: list[Entry]) -> list[Entry]:
         """Apply committed entries this copy lacks and push them as one step."""
         fresh = [e for e in entries if e.seq > t.seq]
         if not fresh or fresh[0].seq != t.seq + 1:
             return []
-        own = self._own_events(t)
         for entry in fresh:
             self._apply(t, entry)
-            self._note_own(t, entry, own)
-        self._push_step(t, fresh, own)
+        self._push_step(t, fresh)
         return fresh
 
     async def refreshed(self, t: LiveTable) -> LiveTable:
         """The table brought up to date for a read, never waiting on its lock.
 
-        One process alone is the only writer of its tables, so its copy is current;
-        with several, the entries other processes appended are read and applied."""
-        if not isinstance(self.broadcaster, LocalBroadcaster):
-            await self._catch_up(t)
+        A table's owner is its only writer, so the owner's copy is current; another
+        process's copy is brought up to date from the Redis history (the store when the
+        history does not reach back to it)."""
+        await self._sync(t)
         return t
 
     async def _refresh_row(self, t: LiveTable) -> None:
@@ -202,30 +225,18 @@ class TableLog(Views):
             last_after is not None and last_after.is_terminal()
         )
         await self.store.append_step(t.id, entries, over=over)
-        own = self._own_events(t)
         applied = []
         for entry, item in zip(entries, items, strict=True):
             if entry.seq <= t.seq:  # a lock-free catch-up read it back first
                 continue
             self._apply(t, entry, item[3])
-            self._note_own(t, entry, own)
             applied.append(entry)
         if over:
             t.row["status"] = "over"
-        self._push_step(t, applied, own)
-        self._spawn(self.broadcaster.publish({"table": t.id, "seq": t.seq}))
+        self._push_step(t, applied)
+        if not isinstance(self.broadcaster, LocalBroadcaster):
+            published = [e.to_dict() for e in entries]
+            self._spawn(self.broadcaster.publish_step(t.id, entries[-1].seq, published))
         if over:
             self._forget_if_done(t)
         return entries
-
-    def _own_events(self, t: LiveTable) -> dict[int, dict[int, Any]]:
-        """Per connected seat, its own view of each entry of a step (games that hide
-        cards only: elsewhere everyone's view of an event is the public one)."""
-        if not hidden_information(t.game):
-            return {}
-        return {s.seat: {} for s in self.hub.subscribers(t.id) if s.seat is not None}
-
-    def _note_own(self, t: LiveTable, entry: Entry, own: dict[int, dict[int, Any]]) -> None:
-        if entry.is_action:
-            for seat, events in own.items():
-                events[entry.seq] = observe(t.state, seat).get("last_event")

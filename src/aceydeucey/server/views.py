@@ -7,8 +7,11 @@ pushed as one message per audience, serialised once and shared by its sockets.
 from __future__ import annotations
 
 import logging
+from functools import lru_cache
 from typing import Any
 
+from aceydeucey.core.errors import AceyDeuceyError
+from aceydeucey.core.game import Game
 from aceydeucey.core.record import Record
 from aceydeucey.server.base import ServiceBase
 from aceydeucey.server.errors import ServerError
@@ -24,7 +27,26 @@ from aceydeucey.server.store import Entry
 
 log = logging.getLogger("aceydeucey.server")
 
-__all__ = ["Views"]
+__all__ = ["Views", "record_formats"]
+
+
+def record_formats(game: Game) -> list[str]:
+    """The downloads of a table's record: ``json`` always, ``mat`` for a backgammon game
+    whose rules a .mat file holds (``/record.mat``)."""
+    return ["json", "mat"] if _holds_mat(game.game_id, game.rules) else ["json"]
+
+
+@lru_cache(maxsize=64)
+def _holds_mat(game_id: str, rules: Any) -> bool:
+    if game_id != "backgammon":
+        return False
+    from aceydeucey.backgammon.matfile import mat_rules
+
+    try:
+        mat_rules(rules)
+    except AceyDeuceyError:
+        return False
+    return True
 
 
 class Views(ServiceBase):
@@ -71,6 +93,8 @@ class Views(ServiceBase):
             "turn_seconds": t.config.get("turn_seconds"),
             "on_timeout": t.config.get("on_timeout"),
             "claim_after": t.config.get("claim_after"),
+            "hints": bool(t.config.get("hints")),
+            "record_formats": record_formats(t.game),
             "deadline": t.deadline,
             "fairness": {
                 "commitment": t.row["commitment"],
@@ -107,7 +131,6 @@ class Views(ServiceBase):
         t: LiveTable,
         seat: int | None,
         step: list[Entry] | None = None,
-        own: dict[int, dict[int, Any]] | None = None,
     ) -> dict[str, Any]:
         """The ``state`` message for one audience (a seat, or ``None``: the spectators):
         the observation after the step, ``events`` (each entry of the step as that
@@ -115,16 +138,7 @@ class Views(ServiceBase):
         obs = self.observation(t, seat)
         if step is None:
             step = t.entries[-1:]
-        mine = (own or {}).get(seat, {}) if seat is not None else {}
-        events = []
-        for entry in step:
-            event = dict(t.events[entry.seq - 1])
-            if seat is not None and entry.is_action:
-                if entry.seq in mine:
-                    event["event"] = mine[entry.seq]
-                elif entry.seq == t.seq:
-                    event["event"] = obs.get("last_event")  # the seat's own view of it
-            events.append(event)
+        events = [t.events[entry.seq - 1] for entry in step]
         return {
             "type": "state",
             "seq": t.seq,
@@ -135,12 +149,7 @@ class Views(ServiceBase):
             **{k: v for k, v in self.table_view(t).items() if k not in ("rules", "seq")},
         }
 
-    def _push_step(
-        self,
-        t: LiveTable,
-        step: list[Entry],
-        own: dict[int, dict[int, Any]] | None = None,
-    ) -> None:
+    def _push_step(self, t: LiveTable, step: list[Entry]) -> None:
         """One message per audience for a whole step, serialised once per audience: every
         spectator of the table (and every socket of one seat) shares the same text."""
         subs = self.hub.subscribers(t.id)
@@ -150,7 +159,7 @@ class Views(ServiceBase):
         for sub in subs:
             text = texts.get(sub.seat)
             if text is None:
-                text = texts[sub.seat] = dumps(self.state_message(t, sub.seat, step, own))
+                text = texts[sub.seat] = dumps(self.state_message(t, sub.seat, step))
             sub.send(text)
 
     def _push_seats(self, t: LiveTable) -> None:

@@ -4,9 +4,10 @@ simulator's compiled search (``sim.inbetween_session``).
 ``session`` plays for the highest balance at the end of a guide session rather than for
 chips: each candidate stake is valued by its chance of finishing ahead, over the third
 card's exact odds and playouts of the rest of the session (the same compiled search the
-simulator runs); under rules the simulator does not play, and for decisions that are not
-a stake, it is the ``ev`` bot.  It lives here, beside the simulator, because the engine
-(``inbetween``) never imports the simulator; NumPy and Numba load when it first acts.
+simulator runs); under rules its search does not model (anything but the guide's game),
+and for decisions that are not a stake, it is the ``ev`` bot, as in the simulator's
+kernel.  It lives here, beside the simulator, because the engine (``inbetween``) never
+imports the simulator; NumPy and Numba load when it first acts.
 """
 
 from __future__ import annotations
@@ -25,26 +26,23 @@ __all__ = ["ALL_BOTS", "STRATEGIES", "SessionBot"]
 class SessionBot(ExpectedValueBot):
     """Plays for the highest balance at the end of a guide session (``sim.inbetween_session``).
 
-    Under rules the simulator does not play (``sim.inbetween.check_supported``), and for
-    decisions that are not a stake on posts, it is the ``ev`` bot.
+    Under rules its search does not model (``sim.inbetween_params.search_plays``: the
+    guide's game), and for decisions that are not a stake on posts, it is the ``ev`` bot.
     """
 
     name = "session"
 
     def seated(self, game: Game, seat: int) -> None:
         super().seated(game, seat)
-        from aceydeucey.core.errors import RulesError
-        from aceydeucey.sim.inbetween import check_supported  # Numba: loaded on first use
+        from aceydeucey.sim.inbetween_params import search_plays  # NumPy: loaded on first use
 
-        self.supported = True
-        try:
-            check_supported(game.rules)  # type: ignore[arg-type]
-        except RulesError:
-            self.supported = False
+        assert self.rules is not None
+        self.supported = search_plays(self.rules)
 
     def act(self, observation: dict[str, Any]) -> str:
         import numpy as np
 
+        from aceydeucey.sim.inbetween_params import encode
         from aceydeucey.sim.inbetween_session import session_stake
 
         legal: list[str] = list(observation["legal_actions"])
@@ -64,20 +62,7 @@ class SessionBot(ExpectedValueBot):
             [Card.from_text(c).rank if c else 0 for c in observation["first_cards"]],
             dtype=np.int64,
         )
-        params = np.array(
-            [
-                n,
-                rules.ante,
-                rules.ante_each_round,
-                rules.rounds,
-                rules.decks,
-                rules.post_multiplier,
-                {"cover": 0, "chips": 1, "none": 2}[rules.stake_cap],
-                rules.min_stake == "ante",
-                {"pot": 0, "half-pot": 1, "ante": 2}[rules.first_round_limit],
-            ],
-            dtype=np.int64,
-        )
+        block = encode(rules)
         stake = session_stake(
             np.array(observation["chips"], dtype=np.int64),
             int(observation["pot"]),
@@ -89,8 +74,8 @@ class SessionBot(ExpectedValueBot):
             cnt,
             (ranks[0], ranks[1]),
             (min(bets), max(bets)),
-            params,
-            np.array(rules.round_limits, dtype=np.int64),
+            block.params,
+            block.round_limits,
         )
         return f"bet {stake}" if stake else "pass"
 

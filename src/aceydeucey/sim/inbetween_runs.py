@@ -34,7 +34,6 @@ from typing import Any
 import numba
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from aceydeucey.core.errors import ArgumentError
 from aceydeucey.inbetween.rules import Rules
@@ -42,7 +41,7 @@ from aceydeucey.sim.inbetween import (
     ENDINGS,
     OUTCOMES,
     SessionBatch,
-    check_supported,
+    kernel_plays,
     play_sessions,
 )
 from aceydeucey.sim.parallel import run_jobs, split
@@ -53,16 +52,19 @@ __all__ = [
     "Accumulator",
     "StrategyStats",
     "plan",
+    "prepare",
     "session_job",
     "simulate",
     "summarize",
+    "warm_up",
 ]
 
 #: Sessions per kernel call inside a job (bounds a job's memory).
 BATCH = 200_000
 #: A run is cut into at most this many jobs ...
 MAX_JOBS = 64
-#: ... of at least this many sessions each (a ``session`` seat: ``SEARCH_JOB_SESSIONS``).
+#: ... of at least this many sessions each (``SEARCH_JOB_SESSIONS`` with a ``session`` seat
+#: or on the engine's slow path).
 JOB_SESSIONS = 25_000
 SEARCH_JOB_SESSIONS = 250
 #: 1.959964: the normal quantile of a two-sided 95 % interval.
@@ -135,27 +137,25 @@ class Accumulator:
         self.histogram: list[dict[int, int]] = [{} for _ in range(m)]
 
     def add(self, batch: SessionBatch) -> None:
-        n = batch.chips.shape[1]
+        """Add a batch's totals (and, with ``keep_balances``, its final balances: the batch
+        must hold its per-session rows)."""
+        n = batch.rules.players
         if self.players and n != self.players:
             raise ArgumentError("sim.mixed_runs")
+        totals = batch.totals
         self.players = n
         self.sessions += batch.sessions
         self.seconds += batch.seconds
-        m = len(self.strategies)
-        which = np.array([self.strategies.index(s) for s in batch.strategies], dtype=np.int64)
-        hands, ended, seats, balance, high, low, ties, outcomes = _batch_totals(
-            batch.chips, batch.pot, batch.hands, batch.ended, batch.tally,
-            batch.seat_strategy, which, m, len(ENDINGS),
-        )  # fmt: skip
-        self.hands += int(hands)
-        for e, count in enumerate(ended.tolist()):
+        self.hands += totals.hands
+        for e, count in enumerate(totals.ended):
             self.ended[e] += count
-        for i in range(m):
-            self.seats[i] += int(seats[i])
-            self.balance[i] += int(balance[i])
-            self.balance2[i] += (int(high[i]) << _CARRY_BITS) + int(low[i])
-            self.ties[i] = _plus(self.ties[i], ties[i].tolist())
-            for o, count in enumerate(outcomes[i].tolist()):
+        for j, name in enumerate(totals.names):
+            i = self.strategies.index(name)
+            self.seats[i] += totals.seats[j]
+            self.balance[i] += totals.balance[j]
+            self.balance2[i] += totals.balance2[j]
+            self.ties[i] = _plus(self.ties[i], list(totals.ties[j]))
+            for o, count in enumerate(totals.outcomes[j]):
                 self.outcomes[i][o] += count
         if not self.keep:
             return
@@ -250,62 +250,6 @@ class Accumulator:
         return keys / (self.players or 1), counts
 
 
-#: The sums of squares are carried in two int64 words: ``high << _CARRY_BITS`` plus ``low``.
-_CARRY_BITS = 62
-
-
-@njit(cache=True)
-def _batch_totals(
-    chips: npt.NDArray[np.int64],
-    pot: npt.NDArray[np.int64],
-    hands: npt.NDArray[np.int64],
-    ended: npt.NDArray[np.int64],
-    tally: npt.NDArray[np.int32],
-    seat_strategy: npt.NDArray[np.int64],
-    which: npt.NDArray[np.int64],
-    m: int,
-    endings: int,
-) -> tuple[Any, ...]:
-    """One pass over a batch: its hands, endings, and per strategy (``which`` maps the
-    batch's strategy index to the accumulator's) the seat-sessions, the sum of ``players *
-    balance`` and of its square (exact, as two words), the wins by how many seats shared
-    the lead, and the hands by outcome."""
-    g_count, n = chips.shape
-    total_hands = 0
-    ends = np.zeros(endings, dtype=np.int64)
-    seats = np.zeros(m, dtype=np.int64)
-    balance = np.zeros(m, dtype=np.int64)
-    high = np.zeros(m, dtype=np.int64)
-    low = np.zeros(m, dtype=np.int64)
-    ties = np.zeros((m, n + 1), dtype=np.int64)
-    outcomes = np.zeros((m, tally.shape[2]), dtype=np.int64)
-    carry = np.int64(1) << _CARRY_BITS
-    for g in range(g_count):
-        total_hands += hands[g]
-        ends[ended[g]] += 1
-        best = chips[g, 0]
-        for s in range(1, n):
-            best = max(best, chips[g, s])
-        shared = 0
-        for s in range(n):
-            if chips[g, s] == best:
-                shared += 1
-        for s in range(n):
-            i = which[seat_strategy[g, s]]
-            v = chips[g, s] * n + pot[g]
-            seats[i] += 1
-            balance[i] += v
-            low[i] += v * v
-            if low[i] >= carry:
-                low[i] -= carry
-                high[i] += 1
-            if chips[g, s] == best:
-                ties[i, shared] += 1
-            for o in range(tally.shape[2]):
-                outcomes[i, o] += tally[g, s, o]
-    return total_hands, ends, seats, balance, high, low, ties, outcomes
-
-
 def _plus(a: list[int], b: list[int]) -> list[int]:
     size = max(len(a), len(b))
     return [(a[i] if i < len(a) else 0) + (b[i] if i < len(b) else 0) for i in range(size)]
@@ -364,10 +308,18 @@ def session_job(
         numba.set_num_threads(max(1, min(threads, most)))
     first, count = jobs[index]
     acc = Accumulator(strategies, keep_balances)
-    for start in range(first, first + count, BATCH):
-        size = min(BATCH, first + count - start)
-        acc.add(play_sessions(rules, strategies, size, seed=seed, first=start))
+    step = BATCH if keep_balances else count  # the totals alone need no rows in memory
+    for start in range(first, first + count, step):
+        size = min(step, first + count - start)
+        batch = play_sessions(rules, strategies, size, seed=seed, first=start, keep=keep_balances)
+        acc.add(batch)
     return acc
+
+
+def prepare(rules: Rules, strategies: Sequence[str], seed: int = 0) -> None:
+    """Check the strategies' names for ``rules`` and load the compiled kernel (a first
+    session: what a timing of :func:`simulate` should leave out, with the process's start)."""
+    play_sessions(rules, tuple(strategies), 1, seed=seed, keep=False)
 
 
 def simulate(
@@ -387,9 +339,8 @@ def simulate(
     ``on_sessions(k)`` is called as each job of ``k`` sessions finishes.
     """
     names = tuple(strategies)
-    check_supported(rules)
-    play_sessions(rules, names, 1, seed=seed)  # checks the names here (and compiles)
-    jobs = tuple(plan(sessions, search="session" in names))
+    prepare(rules, names, seed)
+    jobs = tuple(plan(sessions, search="session" in names or not kernel_plays(rules)))
     threads = None
     if ray is None and workers > 1:
         threads = max(1, (os.cpu_count() or 1) // min(workers, len(jobs)))
@@ -411,3 +362,16 @@ def simulate(
     for part in parts:
         total = total + part
     return total
+
+
+def warm_up() -> None:
+    """Compile the simulator's kernels and the batch totals (or load them from the cache).
+
+    The function of ``aceydeucey.kernels``' target ``inbetween``: the simulator's own
+    kernels (:func:`aceydeucey.sim.inbetween.warm_up`), then one batch's totals.
+    """
+    from aceydeucey.sim import inbetween
+
+    inbetween.warm_up()
+    rules = Rules.resolve(players=2)
+    Accumulator(("ev", "random"), keep_balances=True).add(play_sessions(rules, ("ev", "random"), 2))

@@ -21,6 +21,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from aceydeucey import kernels
 from aceydeucey.backgammon.kernel import (
     _CAP,
     _MOVE_COLS,
@@ -32,6 +33,8 @@ from aceydeucey.backgammon.kernel import (
     turn_step,
 )
 from aceydeucey.backgammon.turn import (
+    CUBE_ROLL,
+    EV_CUBE,
     EV_DOUBLE,
     EV_NEW,
     EV_OPENING,
@@ -51,6 +54,7 @@ from aceydeucey.backgammon.turn import (
     G_TO_OPPONENT,
     N_GAME_PARAMS,
     N_TURN,
+    PH_CUBE,
     PH_DOUBLE,
     PH_OVER,
     PH_PLAY,
@@ -86,6 +90,7 @@ __all__ = [
     "game_params_of",
     "play_games",
     "trace_game",
+    "warm_up",
 ]
 
 TRACE_OPENING = 0
@@ -100,6 +105,7 @@ SCORE_GAMMONS = 2
 _NO_TRACE = np.zeros((0, 4 + SLOTS), dtype=np.int64)
 
 
+@kernels.needs("playouts")
 def play_games(
     start: np.ndarray[Any, np.dtype[np.int8]],
     mparams: np.ndarray[Any, np.dtype[np.int64]],
@@ -128,6 +134,7 @@ def play_games(
     return out
 
 
+@kernels.needs("playouts")
 def trace_game(
     start: np.ndarray[Any, np.dtype[np.int8]],
     mparams: np.ndarray[Any, np.dtype[np.int64]],
@@ -148,6 +155,20 @@ def trace_game(
     trace = np.zeros((max_events, 4 + SLOTS), dtype=np.int64)
     n = _play_chunk(start, mparams, gparams, 0, 1, seed, 100_000, out, trace)
     return out[0], trace[:n]
+
+
+def warm_up() -> None:
+    """Compile the playouts' kernels (or load them from Numba's cache): the function of
+    ``aceydeucey.kernels``' target ``playouts``, one short run of each entry point."""
+    from aceydeucey.backgammon.board import standard_start
+    from aceydeucey.backgammon.generate import fast_params, to_board
+    from aceydeucey.backgammon.rules import BackgammonRules
+
+    rules = BackgammonRules.resolve(variant="classic")
+    start, mparams, gparams = to_board(standard_start()), fast_params(rules), game_params_of(rules)
+    play_games(start, mparams, gparams, 2, 0)
+    play_games(start, mparams, gparams, 2, 0, parallel=True)
+    trace_game(start, mparams, gparams, 0)
 
 
 # =============================================================================
@@ -332,6 +353,8 @@ def _play_chunk(
                 ends = PLAY_ENDS if board[28] == 15 else 0
                 if turn_step(gparams, t, EV_PLAY, used, high, ends | from_bar):
                     _turn_round(board, other)
+            elif phase == PH_CUBE:  # the playouts' cube policy: never double
+                turn_step(gparams, t, EV_CUBE, CUBE_ROLL, 0, 0)
             else:  # no other phase reaches the playouts
                 k = -1
                 break

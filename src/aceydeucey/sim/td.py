@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from aceydeucey import kernels
 from aceydeucey.backgammon.board import long_start, off_board_start, standard_start
 from aceydeucey.backgammon.generate import to_board
 from aceydeucey.backgammon.kernel import (
@@ -61,6 +62,8 @@ from aceydeucey.backgammon.net import (
 )
 from aceydeucey.backgammon.rules import BackgammonRules
 from aceydeucey.backgammon.turn import (
+    CUBE_ROLL,
+    EV_CUBE,
     EV_DOUBLE,
     EV_NEW,
     EV_OPENING,
@@ -69,6 +72,7 @@ from aceydeucey.backgammon.turn import (
     G_NAMED,
     G_SCORING,
     N_TURN,
+    PH_CUBE,
     PH_DOUBLE,
     PH_PLAY,
     PH_ROLL,
@@ -104,6 +108,7 @@ __all__ = [
     "trace_game",
     "train",
     "train_games",
+    "warm_up",
 ]
 
 #: columns of the per-game statistics :func:`train_games` returns
@@ -143,6 +148,7 @@ class TrainStats:
         return float(self.rows[:, S_DECISIONS].mean()) if self.games else 0.0
 
 
+@kernels.needs("td")
 def train_games(
     net: Network,
     rules: BackgammonRules,
@@ -272,6 +278,7 @@ def train(
     return net
 
 
+@kernels.needs("td")
 def play_match(
     net: Network,
     opponent: Network | None,
@@ -314,6 +321,7 @@ def play_match(
     return result
 
 
+@kernels.needs("td")
 def trace_game(
     net: Network,
     rules: BackgammonRules,
@@ -340,6 +348,18 @@ def trace_game(
     if n < 0:
         raise RuntimeError("fast move generation overflowed its result table")
     return rows[0], trace[:n]
+
+
+def warm_up() -> None:
+    """Compile the trainer's kernels (or load them from Numba's cache): the function of
+    ``aceydeucey.kernels``' target ``td``, one short call of each entry point."""
+    rules = BackgammonRules.resolve(variant="classic")
+    net = Network.initial("classic", output_set_of(rules.scoring).name, 8, 0)
+    start = start_board(rules)
+    train_games(net, rules, start, 0, 1, 0, Hyper(hidden=8))
+    play_match(net, None, rules, start, 1, 0)
+    play_match(net, net, rules, start, 1, 0)
+    trace_game(net, rules, 0)
 
 
 class _Work:
@@ -557,6 +577,9 @@ def _run_chunk(
                 if tracing:
                     tn = _trace(trace, tn, TRACE_ROLL, t[T_MOVER], d1, d2, board)
                 turn_step(gparams, t, EV_ROLL, d1, d2, 0)
+                continue
+            if phase == PH_CUBE:  # the trainer's cube policy: never double
+                turn_step(gparams, t, EV_CUBE, CUBE_ROLL, 0, 0)
                 continue
             if phase == PH_DOUBLE and not named_is_decision:
                 rolled = _roll()

@@ -53,7 +53,7 @@ export function render(board, controls, view) {
       h("div.tries", { "aria-hidden": "true" }, ...Array.from({ length: n }, (_, i) => h("span", { class: `try ${i < used ? "used" : ""}` })))));
   }
   parts.push(h("div.dice-row", { "aria-label": t("aces.last_roll") }, ...(dice.length ? dice : [0, 0]).map((d) => dieSvg(d))));
-  if (e.seat !== undefined && e.action) parts.push(h("p.card-label", {}, describe(e, view) || ""));
+  if (e.seat !== undefined && e.action) parts.push(h("p.card-label", { "data-seat": e.seat }, describe(e, view) || ""));
   const rolloff = obs.rolloff || null;
   const rolled = (i) => {
     if (!rolloff || !Array.isArray(rolloff.seats)) return null;
@@ -77,6 +77,21 @@ export function render(board, controls, view) {
   keepChildren(controls, nodes);
 }
 
+/** The rolls of a step before its last (the person's own, then the bots' replies come in
+ * one step): each gets a frame of its own, its dice and what they did, before the step's
+ * end, with the chips and the pot that throw left (the event carries them). */
+export function interim(data) {
+  const events = Array.isArray(data.events) ? data.events : [];
+  const obs = data.observation;
+  if (!obs) return null;
+  return events.slice(0, -1).filter((item) => item?.event?.action && typeof item.event.seat === "number")
+    .map((item) => {
+      const e = item.event;
+      const table = Array.isArray(e.chips) && typeof e.pot === "number" ? { chips: e.chips, pot: e.pot } : {};
+      return { observation: { ...obs, ...table, outcome: null, phase: e.phase || obs.phase, last_event: e } };
+    });
+}
+
 /** How long a state stays before the next (ms at normal pace): each roll is seen. */
 export function dwell(obs) {
   const e = obs.last_event || {};
@@ -94,12 +109,14 @@ export function describe(event, view) {
   const key = `aces.event.${outcome}`;
   const values = { who, roll, pot: event.to_pot, left: event.to_left, next: names[event.next_seat] ?? "", n: event.roll_number,
     tied: (event.tied || []).map((i) => names[i]).join(", ") };
-  let text = t("aces.event.rolled", values);
-  if (has(key)) text += ` ${t(key, values)}`;
+  // the roll, the chips it moved, then what follows: "Ana rolls 6-1 (1 chip to the pot, ...)."
   const moves = [];
-  if (event.to_pot) moves.push(t("aces.event.to_pot", { n: event.to_pot }));
-  if (event.to_left) moves.push(t("aces.event.to_left", { n: event.to_left }));
-  if (event.unpaid) moves.push(t("aces.event.unpaid", { n: event.unpaid }));
-  if (moves.length) text += ` (${moves.join(", ")})`;
+  const chips = (n) => ({ n, chips: t(n === 1 ? "ib.chip" : "ib.chips") });
+  if (event.to_pot) moves.push(t("aces.event.to_pot", chips(event.to_pot)));
+  if (event.to_left) moves.push(t("aces.event.to_left", chips(event.to_left)));
+  if (event.unpaid) moves.push(t("aces.event.unpaid", chips(event.unpaid)));
+  let text = t("aces.event.rolled", values);
+  if (moves.length) text = `${text.replace(/\.$/, "")} (${moves.join(", ")}).`;
+  if (has(key)) text += ` ${t(key, values)}`;
   return text;
 }

@@ -178,3 +178,25 @@ export async function gameModule(game) {
   const file = { "inbetween": "inbetween.js", "backgammon": "backgammon.js", "aces-in-the-pot": "aces.js" }[game];
   return file ? import(`./${file}`) : import("./generic.js");
 }
+
+// the fractions with a character of their own; others are written "2/7"
+const VULGAR = { "1/2": "½", "1/3": "⅓", "2/3": "⅔", "1/4": "¼", "3/4": "¾", "1/5": "⅕", "2/5": "⅖", "3/5": "⅗", "4/5": "⅘",
+  "1/6": "⅙", "5/6": "⅚", "1/7": "⅐", "1/8": "⅛", "3/8": "⅜", "5/8": "⅝", "7/8": "⅞", "1/9": "⅑", "1/10": "⅒" };
+
+/** An exact number (the engine's text: "3", "-3/2") as people write it: whole where it is
+ * whole, else a mixed number ("1½", "−½", "2 3/7"), never "3/2"; `signed` puts "+" on gains. */
+export function mixed(value, { signed = false } = {}) {
+  const [n, d = 1] = String(value).trim().split("/").map(Number);
+  if (!Number.isFinite(n) || !Number.isFinite(d) || d === 0) return String(value);
+  const neg = (n < 0) !== (d < 0) && n !== 0;
+  const num = Math.abs(n), den = Math.abs(d);
+  const whole = Math.floor(num / den), rest = num % den;
+  const sign = neg ? "−" : signed && num > 0 ? "+" : "";
+  if (!rest) return `${sign}${whole}`;
+  const g = (a, b) => (b ? g(b, a % b) : a);
+  const k = g(rest, den);
+  const part = VULGAR[`${rest / k}/${den / k}`];
+  const text = part || `${rest / k}/${den / k}`;
+  if (!whole) return `${sign}${text}`;
+  return part ? `${sign}${whole}${text}` : `${sign}${whole} ${text}`;
+}

@@ -1,5 +1,5 @@
 // In-Between: the posts and the third card on green felt, the pot, every balance, the stakes.
-import { h, t, has, fill, seatName, api, LANG, keepChildren } from "./common.js";
+import { h, t, has, fill, seatName, api, LANG, keepChildren, mixed } from "./common.js";
 import { cardSvg, cardBack, chipSvg, cardName, cardShort } from "./cards.js";
 
 const STAKE_VERBS = ["bet", "higher", "lower", "raise"];
@@ -78,13 +78,6 @@ function postsRow(obs, view) {
     row.append(wrap(cardBack(), t("ib.face_down")), wrap(h("div.card-slot", {}, t("ib.third_pending")), t("ib.third")), wrap(cardBack(), t("ib.face_down")));
     return row;
   }
-  if (!shown.length) {
-    row.append(wrap(h("div.card-slot", {}, t("ib.post")), t("ib.post")), wrap(h("div.card-slot", {}, t("ib.third")), t("ib.third")), wrap(h("div.card-slot", {}, t("ib.post")), t("ib.post")));
-    return row;
-  }
-  const secret = new Set(obs.hidden_hand || []);
-  const label = (c) => (secret.has(c) ? t("ib.post_secret") : t("ib.post"));
-  const pending = () => wrap(h("div.card-slot", {}, t("ib.third_pending")), t("ib.third"));
   const middle = () => {
     if (!third) return pending();
     const face = cardSvg(third, { label: `${t("ib.third")}: ${cardName(third)}` });
@@ -92,6 +85,16 @@ function postsRow(obs, view) {
     if (!dealt.has(key)) { dealt.add(key); face.classList.add("turned"); }
     return wrap(face, t("ib.third"), "third");
   };
+  if (!shown.length) {
+    // no hand yet; or a hand settled before this page saw its posts (opened just then):
+    // its third card still shows, between the two posts' places
+    const slot = () => wrap(h("div.card-slot", {}, t("ib.post")), t("ib.post"));
+    row.append(slot(), third ? middle() : wrap(h("div.card-slot", {}, t("ib.third")), t("ib.third")), slot());
+    return row;
+  }
+  const secret = new Set(obs.hidden_hand || []);
+  const label = (c) => (secret.has(c) ? t("ib.post_secret") : t("ib.post"));
+  const pending = () => wrap(h("div.card-slot", {}, t("ib.third_pending")), t("ib.third"));
   if (shown.length > 2) {
     // three posts in deal order, the card of the gap being played between its two posts
     // deciding the second gap, the first gap's card stays in its place
@@ -111,27 +114,37 @@ function postsRow(obs, view) {
   return row;
 }
 
-/** Whether a step (one message: an action and the chance after it) settled a hand before
- * its last entry: its third card and result get a frame of their own before the next
- * hand's cards (the paced queue shows it first, ``interim``). */
+/** The hands a step (one message: an action, the chance after it and the bots' moves)
+ * settled before its last entry: each gets a frame of its own, its third card and result,
+ * before the step's end (the paced queue shows them first, ``interim``). Only the first of
+ * them was on this page's felt before the step, so only its posts are known. */
 export function interim(data) {
   const events = Array.isArray(data.events) ? data.events : [];
-  return events.slice(0, -1).some((item) => item?.event?.kind === "settle" && item.event.third);
+  const obs = data.observation;
+  if (!obs) return null;
+  return events.slice(0, -1).filter(settled)
+    .map((item, k) => ({ observation: { ...obs, last_event: { ...item.event, first_of_step: k === 0 } } }));
 }
 
-function remember(obs, previous, events) {
-  let e = obs.last_event || {};
-  let fromStep = false;
-  if (e.kind !== "settle" && Array.isArray(events)) {
-    for (const item of events) {
-      if (item?.event?.kind === "settle" && item.event.third) { e = item.event; fromStep = true; }
-    }
-  }
+function settled(item) {
+  return item?.event?.kind === "settle" && Boolean(item.event.third);
+}
+
+function remember(obs, previous, events, interimFrame) {
+  const e = obs.last_event || {};
+  const fromStep = interimFrame && e.kind === "settle";
+  let postsKnown = true;
+  if (fromStep) postsKnown = e.first_of_step === true;
+  // the step's last hand: its posts were on the felt only if no hand settled before it
+  else if (Array.isArray(events) && e.kind === "settle") postsKnown = !events.slice(0, -1).some(settled);
   if (previous) livePosts = (previous.posts || []).slice(); // the replay knows the step before
   if (e.kind === "settle" && e.third) {
     const at = (obs.seen || []).length;
-    if (lastHand && lastHand.at === at) return; // the same hand drawn again
-    lastHand = { seat: e.seat, posts: livePosts.slice(), gap: previous ? previous.gap : liveGap, third: e.third, outcome: e.outcome, delta: e.delta, deltas: e.deltas, at,
+    // the same hand drawn again; the count of cards seen starts again with each shuffle,
+    // so a hand is known by its round, seat and third card too
+    const key = [obs.round, at, e.seat, e.third].join(":");
+    if (lastHand && lastHand.key === key) return;
+    lastHand = { key, seat: e.seat, posts: postsKnown ? livePosts.slice() : [], gap: previous ? previous.gap : liveGap, third: e.third, outcome: e.outcome, delta: e.delta, deltas: e.deltas, at,
       after: fromStep ? null : JSON.stringify(obs.posts || []) };
   } else if (previous !== undefined || ((obs.posts || []).length && JSON.stringify(obs.posts) !== lastHand?.after)) {
     lastHand = null; // live: until the next hand's cards; in the replay: only at the third card's step
@@ -150,7 +163,7 @@ function showingLast(obs) {
 export function render(board, controls, view) {
   const obs = view.obs;
   interimFrame = Boolean(view.interim);
-  remember(obs, view.previous, interimFrame ? view.stepEvents : null);
+  remember(obs, view.previous, view.stepEvents, interimFrame);
   const names = view.names();
   const chips = obs.chips || [];
   const active = typeof obs.to_act === "number" ? obs.to_act : obs.current_player;
@@ -192,13 +205,31 @@ function resultBanner(hand, names) {
   }
   const delta = typeof hand.delta === "number" ? hand.delta : 0;
   const tone = hand.outcome === "post" ? "post" : delta > 0 ? "won" : delta < 0 ? "lost" : "even";
-  return h("p", { class: `ib-result ${tone}`, "data-outcome": hand.outcome || "", "data-delta": delta, "data-hand": hand.at, role: "status" },
+  return h("p", { class: `ib-result ${tone}`, "data-outcome": hand.outcome || "", "data-delta": delta, "data-hand": hand.at, "data-seat": hand.seat ?? "", role: "status" },
     h("b", {}, [who, out].filter(Boolean).join(": ")), moved.length ? h("span.moved", {}, moved.join(" · ")) : null);
 }
 
 function chipsMoved(d) {
   const n = Math.abs(d);
   return t(d > 0 ? "ib.result_gain" : d < 0 ? "ib.result_loss" : "ib.result_even", { n, chips: t(n === 1 ? "ib.chip" : "ib.chips") });
+}
+
+/** The end screen's words: who took the chips left in the pot, and how many each, as the
+ * engine settled them (the observation's exact `pot_shares`): why a result is not whole. */
+export function resultWords(out, view) {
+  const shares = view?.obs?.pot_shares;
+  if (!Array.isArray(shares)) return "";
+  const takers = shares.map((v, i) => [frac(v), i]).filter(([v]) => v > 0).map(([, i]) => i);
+  if (!takers.length) return "";
+  const names = view.names();
+  const pot = chipsText(shares.reduce((sum, v) => sum + frac(v), 0), String(view.obs.pot ?? ""));
+  if (takers.length === 1) return t("ib.pot_to_one", { pot, name: names[takers[0]] });
+  const listed = t("ib.names_and", { names: takers.slice(0, -1).map((i) => names[i]).join(", "), last: names[takers[takers.length - 1]] });
+  return t("ib.pot_split", { pot, names: listed, share: chipsText(frac(shares[takers[0]]), shares[takers[0]]) });
+}
+
+function chipsText(value, exact) {
+  return `${mixed(exact)} ${t(Math.abs(value) <= 1 ? "ib.chip" : "ib.chips")}`;
 }
 
 /** How long a state stays on the felt before the next (ms at normal pace). */
@@ -263,6 +294,12 @@ function coachBox(view) {
 }
 
 // -- the log -------------------------------------------------------------------------------
+
+/** A seat's action in words where no event narrates it: "Ana: Pass". */
+export function describeAction(entry, view) {
+  const who = typeof entry.seat === "number" ? view.names()[entry.seat] : "";
+  return who && entry.action ? t("log.acted", { who, action: actionLabel(String(entry.action)) }) : null;
+}
 
 function num(v) { const n = frac(v); return Number.isFinite(n) ? n : 0; }
 

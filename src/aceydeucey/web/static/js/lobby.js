@@ -6,8 +6,6 @@ const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 3000;
 //: The strongest bot of each game that answers at once (the 2-ply net needs a first compile).
 const BEST_BOT = { "inbetween": "ev", "backgammon": "net", "aces-in-the-pot": "random" };
-//: Options whose number is a seat (0-based in the rules, "Seat 1" on the screen).
-const SEAT_OPTIONS = new Set(["dealer", "first_roller"]);
 let games = [];
 let current = null;
 let listed = [];
@@ -26,13 +24,14 @@ function normaliseGame(raw) {
 /** A player's word for a game's option, preset or choice; the catalog is keyed by game. */
 export function optionLabel(game, name) { return label(`option.${game}.${name}`, name); }
 export function presetLabel(game, name) { return label(`preset.${game}.${name}`, name); }
-function choiceLabel(game, option, value) {
-  if (SEAT_OPTIONS.has(option) && Number.isInteger(value)) return t("table.seat_n", { n: value + 1 });
-  if (value === null || value === undefined) return t(SEAT_OPTIONS.has(option) ? "lobby.seat_none" : "lobby.none");
+function choiceLabel(game, opt, value) {
+  const seat = schemaOf(opt).seat;
+  if (seat && Number.isInteger(value)) return t("table.seat_n", { n: value + 1 });
+  if (value === null || value === undefined) return t(seat ? "lobby.seat_none" : "lobby.none");
   if (value === true) return t("lobby.yes");
   if (value === false) return t("lobby.no");
   if (Array.isArray(value)) return value.join(", ");
-  return label(`choice.${game}.${option}.${value}`, String(value));
+  return label(`choice.${game}.${opt.name}.${value}`, String(value));
 }
 function label(key, fallback) { return has(key) ? t(key) : fallback; }
 
@@ -115,6 +114,9 @@ function renderGames() {
 
 function selectGame(id) {
   current = games.find((g) => g.id === id);
+  // hints are backgammon's (the seat to decide may ask for the best play)
+  $("hints-box").hidden = current.id !== "backgammon";
+  if (current.id !== "backgammon") $("hints").checked = false;
   const select = $("preset");
   select.replaceChildren(...current.presets.map((p) => h("option", { value: p.name, selected: p.name === current.defaultPreset }, presetLabel(current.id, p.name))));
   select.onchange = () => { renderPresetHelp(); renderOptions(); renderSeats(); };
@@ -131,50 +133,96 @@ function renderPresetHelp() {
   $("preset-rules").href = `/rules/${encodeURIComponent(current.id)}?preset=${encodeURIComponent($("preset").value)}`;
 }
 
-/** The words an option takes beside a number (its JSON schema's constants), and none if nullable. */
-function namedValues(opt) {
-  const words = (opt.schema?.anyOf || []).filter((s) => "const" in s).map((s) => s.const);
-  return opt.nullable ? [...words, null] : words;
+/** What an option's JSON schema (the server's one describer) offers the form: its words
+ * (an enum's, or the constants beside a number), whether none is a value, a number and its
+ * range, a flag, a list, and whether the number is a seat ("x-seat"). */
+export function schemaOf(opt) {
+  const schema = opt.schema || {};
+  const branches = schema.anyOf || [schema];
+  const words = [];
+  for (const b of branches) {
+    if ("const" in b) words.push(b.const);
+    if (Array.isArray(b.enum)) words.push(...b.enum);
+  }
+  const number = branches.find((b) => b.type === "integer");
+  return {
+    words,
+    nullable: branches.some((b) => b.type === "null"),
+    integer: Boolean(number),
+    boolean: branches.some((b) => b.type === "boolean"),
+    min: schema.minimum ?? number?.minimum ?? null,
+    max: schema.maximum ?? number?.maximum ?? null,
+    seat: schema["x-seat"] === true,
+  };
+}
+
+/** The widget an option's schema implies: a seat list, a list of words, a checkbox, a
+ * number (with a choice of its words or none beside it), or text (a list of numbers). */
+export function widgetOf(opt) {
+  const s = schemaOf(opt);
+  if (s.seat) return "seat";
+  // a flag; where it may be none (the rules then choose), yes / no / none in a select
+  if (s.boolean) return s.words.length || s.nullable ? "select" : "checkbox";
+  if (s.integer) return s.words.length || s.nullable ? "number-or-word" : "number";
+  if (s.words.length) return "select";
+  return "text";
+}
+
+function choiceOption(opt, value) {
+  return h("option", { value: JSON.stringify(value) }, choiceLabel(current.id, opt, value));
 }
 
 function optionInput(opt, helpId) {
   const id = `opt-${opt.name}`;
-  const type = String(opt.type || "").toLowerCase();
+  const s = schemaOf(opt);
   const def = optionDefault(current, opt);
   const common = { id, name: opt.name, "aria-describedby": `${helpId} ${id}-error` };
-  const keep = h("option", { value: "" }, t("lobby.default_value", { value: choiceLabel(current.id, opt.name, def) }));
-  if (SEAT_OPTIONS.has(opt.name)) {
-    // every seat by its number from 1, then the option's named choices (a draw, none)
-    const seats = [...Array(seatCount()).keys()];
-    const named = opt.choices?.length ? opt.choices : namedValues(opt);
-    return h("select", common, keep, ...[...seats, ...named].map((c) => h("option", { value: JSON.stringify(c) }, choiceLabel(current.id, opt.name, c))));
+  const keep = () => h("option", { value: "" }, t("lobby.default_value", { value: choiceLabel(current.id, opt, def) }));
+  const named = [...(s.boolean ? [true, false] : []), ...s.words, ...(s.nullable ? [null] : [])];
+  const number = () => h("input", { ...common, type: "number", inputmode: "numeric", step: 1,
+    min: s.min ?? undefined, max: s.max ?? undefined, placeholder: choiceLabel(current.id, opt, def) });
+  switch (widgetOf(opt)) {
+    case "seat": // every seat by its number from 1, then the option's words (a draw, none)
+      return h("select", common, keep(), ...[...Array(seatCount()).keys(), ...named].map((c) => choiceOption(opt, c)));
+    case "select":
+      return h("select", common, keep(), ...named.map((c) => choiceOption(opt, c)));
+    case "checkbox":
+      return h("input", { ...common, type: "checkbox", checked: def === true });
+    case "number":
+      return number();
+    case "number-or-word": {
+      // a number, or one of the words beside it (none included): the choice wins when made
+      const input = number();
+      const word = h("select.opt-word", { id: `${id}-word`, "aria-label": optionLabel(current.id, opt.name) },
+        h("option", { value: "" }, t("lobby.a_number")), ...named.map((c) => choiceOption(opt, c)));
+      word.addEventListener("change", () => { input.disabled = word.value !== ""; });
+      const both = h("span.opt-union", {}, input, word);
+      both.id = `${id}-box`;
+      both.field = input;
+      return both;
+    }
+    default:
+      return h("input", { ...common, type: "text", placeholder: choiceLabel(current.id, opt, def) });
   }
-  if (Array.isArray(opt.choices) && opt.choices.length) {
-    return h("select", common, keep, ...opt.choices.map((c) => h("option", { value: JSON.stringify(c) }, choiceLabel(current.id, opt.name, c))));
-  }
-  if (type.includes("bool") || typeof def === "boolean") {
-    return h("select", common, keep, h("option", { value: "true" }, t("lobby.yes")), h("option", { value: "false" }, t("lobby.no")));
-  }
-  if ((type === "int" || type.startsWith("int") || Number.isInteger(def)) && !type.includes("list")) {
-    return h("input", { ...common, type: "number", inputmode: "numeric", step: 1,
-      min: opt.min ?? undefined, max: opt.max ?? undefined, placeholder: choiceLabel(current.id, opt.name, def) });
-  }
-  return h("input", { ...common, type: "text", placeholder: choiceLabel(current.id, opt.name, def) });
 }
+
+/** The option's input a label points at (the number of a number-or-word pair). */
+function fieldOf(widget) { return widget.field || widget; }
 
 function renderOptions() {
   const box = $("options");
   box.replaceChildren(...current.options.map((opt) => {
     const helpId = `opt-${opt.name}-help`;
-    const input = optionInput(opt, helpId);
-    input.addEventListener("change", () => {
-      input.closest(".opt").classList.toggle("opt-changed", input.value !== "");
+    const widget = optionInput(opt, helpId);
+    const input = fieldOf(widget);
+    widget.addEventListener("change", () => {
+      input.closest(".opt").classList.toggle("opt-changed", optionValue(opt) !== undefined);
       fieldError(opt.name, "");
       if (opt.name === "players") { renderSeats(); refreshSeatOptions(); }
     });
-    return h("div.opt", { "data-option": opt.name },
+    return h("div.opt", { "data-option": opt.name, "data-widget": widgetOf(opt) },
       h("label.opt-name", { for: input.id }, optionLabel(current.id, opt.name)),
-      input,
+      widget,
       h("p.help", { id: helpId }, label(`help.${current.id}.${opt.name}`, opt.help || "")),
       h("p.field-error", { id: `${input.id}-error`, role: "alert", hidden: true }));
   }));
@@ -185,7 +233,7 @@ function renderOptions() {
 function refreshSeatOptions() {
   for (const opt of current.options) {
     const old = document.getElementById(`opt-${opt.name}`);
-    if (!SEAT_OPTIONS.has(opt.name) || !old) continue;
+    if (widgetOf(opt) !== "seat" || !old) continue;
     const fresh = optionInput(opt, `opt-${opt.name}-help`);
     if ([...fresh.options].some((o) => o.value === old.value)) fresh.value = old.value;
     fresh.addEventListener("change", () => { fresh.closest(".opt").classList.toggle("opt-changed", fresh.value !== ""); fieldError(opt.name, ""); });
@@ -193,10 +241,20 @@ function refreshSeatOptions() {
   }
 }
 
-function optionValue(opt, text) {
+/** The value the form gives an option, or undefined to keep the preset's. */
+function optionValue(opt) {
+  const input = document.getElementById(`opt-${opt.name}`);
+  if (!input) return undefined;
+  if (input.type === "checkbox") {
+    const def = optionDefault(current, opt) === true;
+    return input.checked === def ? undefined : input.checked;
+  }
+  const word = document.getElementById(`opt-${opt.name}-word`);
+  if (word && word.value !== "") return JSON.parse(word.value);
+  const text = input.value.trim();
   if (text === "") return undefined;
   try { return JSON.parse(text); } catch { /* plain text */ }
-  if (String(opt.type || "").includes("list") && text.includes(",")) {
+  if (widgetOf(opt) === "text" && text.includes(",")) {
     return text.split(",").map((x) => (Number.isFinite(Number(x)) ? Number(x) : x.trim()));
   }
   return text;
@@ -205,8 +263,7 @@ function optionValue(opt, text) {
 function chosenOptions() {
   const options = { [current.presetKey]: $("preset").value };
   for (const opt of current.options) {
-    const input = document.getElementById(`opt-${opt.name}`);
-    const value = input ? optionValue(opt, input.value.trim()) : undefined;
+    const value = optionValue(opt);
     if (value !== undefined) options[opt.name] = value;
   }
   return options;
@@ -322,6 +379,7 @@ async function create(event) {
   if (seconds) { body.turn_seconds = Number(seconds); body.on_timeout = $("on-timeout").value; }
   const away = $("claim-after").value.trim();
   if (away) body.claim_after = Number(away);
+  if (current.id === "backgammon" && $("hints").checked) body.hints = true;
   const button = $("create-btn");
   button.disabled = true;
   try {
@@ -361,7 +419,8 @@ function tableRow(tb) {
   return h("li.table-row", { "data-table": tb.id, "data-game": tb.game },
     h("div.t-head", {},
       h("span.t-game", {}, title),
-      h("span", { class: `badge ${status}` }, has(`status.${status}`) ? t(`status.${status}`) : status)),
+      h("span", { class: `badge ${status}` }, has(`status.${status}`) ? t(`status.${status}`) : status),
+      tb.hints ? h("span.badge.hints", { title: t("lobby.hints_help") }, t("lobby.hints_allowed")) : null),
     h("ul.t-seats", { "aria-label": t("lobby.seats") }, ...seats.map((s, i) =>
       h("li", { class: s.taken ? (s.kind === "bot" ? "bot" : "taken") : "free" },
         h("span.visually-hidden", {}, t("table.seat_n", { n: i + 1 }) + ": "), seatText(s)))),

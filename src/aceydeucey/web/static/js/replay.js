@@ -1,6 +1,7 @@
 // The replay viewer: steps back and forth through a record's public observations,
 // which the server computes by replaying the record with the engine.
-import { api, h, t, gameName, showError, gameModule, addMessages, botName, PAGE } from "./common.js";
+import { api, h, t, has, gameName, showError, gameModule, addMessages, botName, PAGE, mixed } from "./common.js";
+import { boardAt, noteStep, showAnalysis } from "./replay_analysis.js";
 
 const $ = (id) => document.getElementById(id);
 let data = null;
@@ -17,18 +18,22 @@ async function open(record) {
   $("viewer").hidden = false;
   $("replay-title").textContent = `${t("replay.title")} · ${gameName(data.game)}`;
   const rules = data.rules || {};
-  $("replay-sub").textContent = [rules.preset || rules.variant, t("replay.actions", { n: data.steps.length - 1 })].filter(Boolean).join(" · ");
+  const preset = rules.preset || rules.variant; // in the players' words, as the table names it
+  const presetKey = `preset.${data.game}.${preset}`;
+  $("replay-sub").textContent = [preset && has(presetKey) ? t(presetKey) : preset, t("replay.actions", { n: data.steps.length - 1 })].filter(Boolean).join(" · ");
   $("scrub").max = data.steps.length - 1;
   const fair = data.fairness || {};
   $("seed").textContent = fair.server_seed || fair.seed || "–";
   const out = data.outcome;
   const words = out && module.resultWords ? module.resultWords(out, viewOf(data.steps.length - 1)) : "";
-  $("replay-result").textContent = out ? [out.message, words, (out.returns || []).map((r, i) => `${name(i)} ${String(r).startsWith("-") ? r : "+" + r}`).join(" · ")].filter(Boolean).join(". ") : t("replay.unfinished");
+  $("replay-result").textContent = out ? [out.message, words, (out.returns || []).map((r, i) => `${name(i)} ${mixed(r, { signed: true })}`).join(" · ")].filter(Boolean).join(". ") : t("replay.unfinished");
   const check = data.verification || {};
   $("verified").textContent = `${check.ok === true ? "✔ " : check.ok === false ? "✘ " : ""}${check.message || ""}`;
   $("verified").className = `verified ${check.ok === true ? "ok" : check.ok === false ? "bad" : ""}`;
   listMoves();
   go(0);
+  if ($("analysis")) $("analysis").hidden = true;
+  if (data.game === "backgammon") showAnalysis(record, go, name);
 }
 
 function viewOf(k) {
@@ -41,7 +46,9 @@ function stepText(k) {
   const step = data.steps[k];
   const event = step.observation?.last_event;
   const said = module.describe && event ? module.describe(event, viewOf(k)) : "";
-  return said || step.action || "";
+  // an action the last event does not narrate (a session's last pass): the action in words
+  const acted = !said && step.action && module.describeAction ? module.describeAction(step, viewOf(k)) : "";
+  return said || acted || step.action || "";
 }
 
 function listMoves() {
@@ -63,7 +70,9 @@ function go(i) {
   const step = data.steps[index];
   const view = viewOf(index);
   const seats = view.seats;
-  module.render($("board"), document.createElement("div"), view);
+  // the analysis may draw the best play instead, and mark the moves of either
+  const drawn = boardAt(index, view.obs);
+  module.render($("board"), document.createElement("div"), { ...view, ...drawn });
   $("step-no").textContent = t("replay.step", { n: index, of: data.steps.length - 1 });
   $("scrub").value = index;
   const said = stepText(index);
@@ -74,6 +83,7 @@ function go(i) {
   $("last").disabled = $("next").disabled = index === data.steps.length - 1;
   for (const li of $("moves").children) li.classList.toggle("here", Number(li.dataset.step) === index);
   $("moves").querySelector(".here")?.scrollIntoView({ block: "nearest" });
+  noteStep(index);
   $("seat-list").replaceChildren(...seats.map((_, k) => h("li", { "data-seat": k }, h("span.dot.on"), h("span.who", {}, name(k)), h("span.bal", {}, module.balance ? module.balance(step.observation, k) ?? "" : ""))));
 }
 
@@ -96,8 +106,21 @@ $("record-file").addEventListener("change", async (e) => {
   open(record);
 });
 
+/** A table's record downloads beside its replay: JSON, and .mat where its rules fit one. */
+function downloads(path, info) {
+  const name = `${info.game || "game"}-${PAGE.table}`;
+  $("record-link").href = `${path}/record`;
+  $("record-link").setAttribute("download", `${name}.json`);
+  $("mat-link").hidden = !(info.record_formats || []).includes("mat");
+  $("mat-link").href = `${path}/record.mat`;
+  $("mat-link").setAttribute("download", `${name}.mat`);
+  $("downloads").hidden = false;
+}
+
 if (PAGE.table) {
-  api("GET", `/api/tables/${encodeURIComponent(PAGE.table)}/record`)
+  const path = `/api/tables/${encodeURIComponent(PAGE.table)}`;
+  api("GET", `${path}/record`)
     .then(open)
     .catch((err) => showError($("page-error"), err.message));
+  api("GET", path).then((info) => downloads(path, info)).catch(() => { /* the record's error is shown */ });
 }

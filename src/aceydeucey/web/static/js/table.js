@@ -1,6 +1,6 @@
 // The table page: seat choice, the live observation over a WebSocket, actions, log and chat.
 import { api, h, t, has, gameName, seatName, isBotSeat, botName, showError, loadSeat, saveSeat, forgetSeat,
-  nickname, saveNickname, copyText, gameModule, addMessages, keepChildren, PAGE, LANG, ApiError } from "./common.js";
+  nickname, saveNickname, copyText, gameModule, addMessages, keepChildren, PAGE, LANG, ApiError, mixed } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = PAGE.table;
@@ -19,7 +19,7 @@ if (carried) {
 const ctx = {
   tableId, me: carried ? { seat: null, token: carried } : loadSeat(tableId), info: null, obs: null, seq: 0, seats: [], rules: {},
   game: null, module: null, coach: false, pending: false, lang: LANG, clock: null, actedAt: -1, stepEvents: [], interim: false,
-  act, refresh: () => render(), names: () => ctx.seats.map((_, i) => seatName(ctx.seats, i)),
+  act, refresh: () => render(), hint: () => api("GET", tablePath("/hint"), undefined, ctx.me?.token), names: () => ctx.seats.map((_, i) => seatName(ctx.seats, i)),
 };
 window.aceydeucey = ctx; // handy in the console and for the browser tests
 
@@ -173,9 +173,12 @@ function setClock(data) {
 }
 
 function enqueue(data) {
-  // a step that settled something before its last entry (a hand's third card): the game's
-  // page shows that first, in a frame of its own, then the step's end
-  if (ctx.module?.interim?.(data)) queue.push({ ...data, interim: true });
+  // a step that settled something before its last entry (a hand's third card, a roll before
+  // the bots' replies): the game's page shows that first, in a frame of its own (or several:
+  // the game gives each frame's fields), then the step's end
+  const before = ctx.module?.interim?.(data);
+  if (Array.isArray(before)) for (const frame of before) queue.push({ ...data, ...frame, interim: true });
+  else if (before) queue.push({ ...data, interim: true });
   queue.push(data);
   pump();
 }
@@ -262,6 +265,7 @@ async function act(action) {
 // -- rendering ------------------------------------------------------------------------------
 
 function isOver() {
+  if (ctx.interim) return false; // an earlier moment of the step: the game went on from it
   const o = ctx.obs || {};
   return Boolean(o.outcome) || o.current_player === -4 || o.phase === "over" || ["over", "finished"].includes(ctx.info?.status);
 }
@@ -286,6 +290,10 @@ function header() {
   $("commitment").textContent = fair.commitment || "–";
   $("record-link").href = tablePath("/record");
   $("record-link").setAttribute("download", `${info.game || "game"}-${tableId}.json`);
+  // a .mat file (GNU Backgammon, eXtreme Gammon) where the table's rules fit one
+  $("mat-link").hidden = !(info.record_formats || []).includes("mat");
+  $("mat-link").href = tablePath("/record.mat");
+  $("mat-link").setAttribute("download", `${info.game || "game"}-${tableId}.mat`);
   $("rules-link").href = `/rules/${info.game}?preset=${encodeURIComponent(rules.preset || rules.variant || "")}`;
   $("replay-link").href = `/tables/${encodeURIComponent(tableId)}/replay`;
   $("resign").hidden = !(ctx.me && info.game === "backgammon" && !isOver());
@@ -295,6 +303,8 @@ function header() {
   const join = $("join");
   const free = freeSeats();
   join.hidden = Boolean(ctx.me) || watching || !free.length || isOver();
+  $("join-hints").hidden = !info.hints; // who sits down at this table agrees to hints
+  $("table-hints").hidden = !info.hints;
   if (!join.hidden) {
     keepChildren($("join-seats"), free.map((i) => h("button.btn.primary", { type: "button", "data-seat": i, onclick: () => takeSeat(i) }, t("table.take_seat", { n: i + 1 }))));
   }
@@ -403,7 +413,8 @@ function resultText() {
   // everyone who ended ahead is named, also where the game's winners are fewer (Red Dog)
   const ahead = Array.isArray(out.returns) ? out.returns.map((r, i) => [ratio(r), i]).filter(([v, i]) => v > 0 && !winners.includes(i)).map(([, i]) => i) : [];
   if (ahead.length) parts.push(t("table.also_ahead", { names: ahead.map((i) => seatName(ctx.seats, i)) }));
-  if (Array.isArray(out.returns)) parts.push(out.returns.map((r, i) => `${seatName(ctx.seats, i)} ${String(r).startsWith("-") ? r : "+" + r}`).join(" · "));
+  // exact results: whole chips where they are whole, a mixed number ("+1½") where not
+  if (Array.isArray(out.returns)) parts.push(out.returns.map((r, i) => `${seatName(ctx.seats, i)} ${mixed(r, { signed: true })}`).join(" · "));
   return parts.join(". ") || t("table.game_over");
 }
 
