@@ -81,7 +81,7 @@ function postsRow(obs, view) {
   const middle = () => {
     if (!third) return pending();
     const face = cardSvg(third, { label: `${t("ib.third")}: ${cardName(third)}` });
-    const key = `${lastHand.at}:${third}`;
+    const key = `hand:${lastHand.key}`;
     if (!dealt.has(key)) { dealt.add(key); face.classList.add("turned"); }
     return wrap(face, t("ib.third"), "third");
   };
@@ -123,14 +123,14 @@ export function interim(data) {
   const obs = data.observation;
   if (!obs) return null;
   return events.slice(0, -1).filter(settled)
-    .map((item, k) => ({ observation: { ...obs, last_event: { ...item.event, first_of_step: k === 0 } } }));
+    .map((item, k) => ({ observation: { ...obs, last_event: { ...item.event, first_of_step: k === 0, settled_at: item.seq } } }));
 }
 
 function settled(item) {
   return item?.event?.kind === "settle" && Boolean(item.event.third);
 }
 
-function remember(obs, previous, events, interimFrame) {
+function remember(obs, previous, events, interimFrame, seq) {
   const e = obs.last_event || {};
   const fromStep = interimFrame && e.kind === "settle";
   let postsKnown = true;
@@ -140,9 +140,10 @@ function remember(obs, previous, events, interimFrame) {
   if (previous) livePosts = (previous.posts || []).slice(); // the replay knows the step before
   if (e.kind === "settle" && e.third) {
     const at = (obs.seen || []).length;
-    // the same hand drawn again; the count of cards seen starts again with each shuffle,
-    // so a hand is known by its round, seat and third card too
-    const key = [obs.round, at, e.seat, e.third].join(":");
+    // the same hand drawn again (a re-render) keeps its moment; a hand is known by the step
+    // that settled it (the table's seq, the replay's step; an earlier entry of a step: its
+    // own seq), as the count of cards seen starts again with each shuffle
+    const key = [fromStep ? e.settled_at : seq, obs.round, at, e.seat, e.third].join(":");
     if (lastHand && lastHand.key === key) return;
     lastHand = { key, seat: e.seat, posts: postsKnown ? livePosts.slice() : [], gap: previous ? previous.gap : liveGap, third: e.third, outcome: e.outcome, delta: e.delta, deltas: e.deltas, at,
       after: fromStep ? null : JSON.stringify(obs.posts || []) };
@@ -163,7 +164,7 @@ function showingLast(obs) {
 export function render(board, controls, view) {
   const obs = view.obs;
   interimFrame = Boolean(view.interim);
-  remember(obs, view.previous, view.stepEvents, interimFrame);
+  remember(obs, view.previous, view.stepEvents, interimFrame, view.seq);
   const names = view.names();
   const chips = obs.chips || [];
   const active = typeof obs.to_act === "number" ? obs.to_act : obs.current_player;
@@ -205,7 +206,7 @@ function resultBanner(hand, names) {
   }
   const delta = typeof hand.delta === "number" ? hand.delta : 0;
   const tone = hand.outcome === "post" ? "post" : delta > 0 ? "won" : delta < 0 ? "lost" : "even";
-  return h("p", { class: `ib-result ${tone}`, "data-outcome": hand.outcome || "", "data-delta": delta, "data-hand": hand.at, "data-seat": hand.seat ?? "", role: "status" },
+  return h("p", { class: `ib-result ${tone}`, "data-outcome": hand.outcome || "", "data-delta": delta, "data-hand": hand.key, "data-seat": hand.seat ?? "", role: "status" },
     h("b", {}, [who, out].filter(Boolean).join(": ")), moved.length ? h("span.moved", {}, moved.join(" · ")) : null);
 }
 
