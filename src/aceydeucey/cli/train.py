@@ -19,6 +19,7 @@ import typer
 
 from aceydeucey.cli.common import (
     LangOption,
+    OptionsOption,
     RayOption,
     WorkersOption,
     check_record_path,
@@ -27,6 +28,7 @@ from aceydeucey.cli.common import (
     decimal_text,
     fail,
     fail_error,
+    parse_options,
     progress_bar,
     resolve_lang,
 )
@@ -85,6 +87,7 @@ def backgammon_command(
             "--tau", help="Games over which the rate decays: alpha0 / sqrt(1 + g / tau) (10000)."
         ),
     ] = None,
+    option: OptionsOption = None,
     workers: WorkersOption = 1,
     ray: RayOption = None,
     lang: LangOption = None,
@@ -92,7 +95,9 @@ def backgammon_command(
     """Train the backgammon network by TD(λ) self-play, measuring it against greedy.
 
     The learning options set a fresh run's schedule; given with --resume they change it
-    from that game on (recorded in the checkpoint's history).
+    from that game on (recorded in the checkpoint's history). Rule options (-o) set the
+    reading the games are played under; the checkpoint records them, and the bots choose
+    a network trained for a table's reading.
     """
     from aceydeucey.backgammon.bots import NetBot
     from aceydeucey.backgammon.game import BackgammonGame
@@ -124,8 +129,9 @@ def backgammon_command(
     run_seed = 1 if seed is None else seed
     pairs = max(1, eval_games // 2) if eval_games else 0
     block = eval_every or 5_000
+    rule_options = parse_options(BackgammonRules, option, language) if option else None
     try:
-        game = BackgammonGame(BackgammonRules.resolve(variant=variant))
+        game = BackgammonGame(BackgammonRules.resolve(variant=variant, **(rule_options or {})))
     except AceyDeuceyError as exc:
         fail_error(exc, language)
 
@@ -176,6 +182,7 @@ def backgammon_command(
                 block=block,
                 on_games=lambda n: bar.update(task, completed=n),
                 evaluate=evaluate,
+                options=rule_options,
             )
         except AceyDeuceyError as exc:
             fail_error(exc, language)

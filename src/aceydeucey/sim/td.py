@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -212,6 +212,7 @@ def train(
     block: int = 5_000,
     on_games: Callable[[int], None] | None = None,
     evaluate: Evaluate | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Network:
     """Train (or go on training) the network of ``variant`` for ``games`` more games.
 
@@ -224,8 +225,15 @@ def train(
     After every ``block`` games the network is saved to ``out`` (the checkpoint:
     weights, games done, seed, hyper-parameters, encoding version, history) and
     ``evaluate`` is called; ``on_games(n)`` reports the games done in this run.
+    ``options`` are rule options over the variant's (``{"bearoff_rule": "exact_only"}``):
+    the games are played under them and the checkpoint records them (``meta["options"]``),
+    so the bots can choose the network trained for a table's reading. A resumed run keeps
+    its checkpoint's options unless ``options`` is given; a change is recorded in the
+    history, like ``retune`` (a network trained under one reading, then fine-tuned under
+    another).
     """
-    rules = BackgammonRules.resolve(variant=variant)
+    given = dict(options or {})
+    rules = BackgammonRules.resolve(variant=variant, **given)  # refuses a bad option first
     if resume is not None:
         net = Network.load(resume)
         if net.variant != variant:
@@ -237,16 +245,26 @@ def train(
         hyper = Hyper(**meta["hyper"]) if "hyper" in meta else Hyper(hidden=net.hidden)
         seed = int(meta.get("seed", seed))
         meta.update(games=int(meta.get("games", 0)), seed=seed, hyper=asdict(hyper))
+        if options is None:
+            given = dict(meta.get("options", {}))
+        elif given != dict(meta.get("options", {})):
+            meta.setdefault("history", []).append(
+                {"games": int(meta["games"]), "options": dict(given)}
+            )
+        meta["options"] = dict(given)
     else:
         hyper = hyper or Hyper()
         net = Network.initial(variant, output_set_of(rules.scoring).name, hyper.hidden, seed)
-        net.meta = {"games": 0, "seed": seed, "hyper": asdict(hyper), "history": []}
+        net.meta = {
+            "games": 0, "seed": seed, "hyper": asdict(hyper), "history": [], "options": given,
+        }  # fmt: skip
     if retune:
         hyper = Hyper(**{**asdict(hyper), **{k: float(v) for k, v in retune.items()}})
         net.meta["hyper"] = asdict(hyper)
         net.meta.setdefault("history", []).append(
             {"games": int(net.meta["games"]), "retune": dict(retune)}
         )
+    rules = BackgammonRules.resolve(variant=variant, **given)
     start = start_board(rules)
     done_before = int(net.meta["games"])
     done = 0
