@@ -160,6 +160,12 @@ def test_train_refuses_bad_arguments(tmp_path: Path) -> None:
     assert code == 2 and "variante" in out
     code, out = run("train", "backgammon", "--variant", "chess", "--lang", "pt")
     assert code == 2 and "variant desconhecido 'chess'" in out and "Traceback" not in out
+    code, out = run(
+        "train", "backgammon", "-o", "bearoff_rule=sideways", "--games", "1",
+        "--out", str(tmp_path / "r.npz"), "--eval-every", "0",
+    )  # fmt: skip
+    assert code == 2 and "sideways" in out and "Traceback" not in out
+    assert not (tmp_path / "r.npz").exists()
 
 
 @pytest.mark.parametrize("lang", ["en", "pt"])

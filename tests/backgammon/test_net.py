@@ -207,3 +207,46 @@ def test_shipped_weights_load_small_and_trained(variant: str, outputs: str) -> N
     net = shipped(variant)
     assert (net.variant, net.outputs) == (variant, outputs)
     assert net.meta["games"] >= 10_000  # a trained network, not a placeholder
+
+
+def test_each_reading_network_records_the_reading_it_was_trained_for() -> None:
+    from aceydeucey.backgammon.net import READINGS, SHIPPED_FOR_SCORING
+
+    for base, readings in READINGS.items():
+        assert base in SHIPPED_FOR_SCORING.values()
+        for name, options in readings:
+            if not weights_path(name).is_file():
+                continue
+            net = shipped(name)
+            assert net.variant == base and net.meta["options"] == options
+            assert net.meta["games"] >= 10_000
+
+
+def test_the_bots_take_the_network_trained_for_the_tables_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from aceydeucey.backgammon import net as net_module
+    from aceydeucey.backgammon.evaluator import Evaluator
+
+    for base in ("acey-deucey", "classic"):
+        shutil.copy(weights_path(base), tmp_path / f"{base}.npz")
+    reading = Network.initial("acey-deucey", "points", 4, 9)
+    reading.meta = {"games": 10_000, "options": {"bearoff_rule": "exact_only"}}
+    reading.save(tmp_path / "acey-deucey-exact-count.npz")
+    monkeypatch.setattr(net_module, "WEIGHTS_DIR", tmp_path)
+    net_module.shipped.cache_clear()
+    try:
+        exact = BackgammonRules.resolve(variant="acey-deucey", bearoff_rule="exact_only")
+        default = BackgammonRules.resolve(variant="acey-deucey")
+        classic = BackgammonRules.resolve(variant="classic")
+        assert Evaluator(exact).net.hidden == 4  # the reading's network
+        assert Evaluator(default).net.hidden == shipped("acey-deucey").hidden != 4
+        assert Evaluator(classic).net.variant == "classic"
+        (tmp_path / "acey-deucey-exact-count.npz").unlink()
+        net_module.shipped.cache_clear()
+        assert Evaluator(exact).net.variant == "acey-deucey"  # absent: the base network
+        assert Evaluator(exact).net.hidden != 4
+    finally:
+        net_module.shipped.cache_clear()

@@ -17,7 +17,7 @@ from aceydeucey.backgammon.kernel import flip_board, move_params_of, turn_step
 from aceydeucey.backgammon.net import MAX_ACTIVE, Network
 from aceydeucey.backgammon.rules import BackgammonRules
 from aceydeucey.backgammon.turn import EV_NEW, EV_ROLL, N_TURN, PH_ROLL, T_PHASE
-from aceydeucey.core.errors import ArgumentError
+from aceydeucey.core.errors import ArgumentError, RulesError
 from aceydeucey.sim.playouts import game_params_of, trace_game
 from aceydeucey.sim.td import (
     Hyper,
@@ -164,3 +164,29 @@ def test_a_retuned_resume_records_its_schedule_and_changes_the_rate(tmp_path: Pa
     moved_slow = np.abs(slow.w1 - start.w1).sum()
     assert 0 < moved_slow < moved_plain / 10
     assert Hyper(alpha0=0.1, tau=10_000, alpha_min=0.01).alpha(990_000) == pytest.approx(0.01)
+
+
+def test_rule_options_train_their_reading_and_stay_with_the_checkpoint(tmp_path: Path) -> None:
+    hyper = Hyper(hidden=8)
+    exact = {"bearoff_rule": "exact_only"}
+    plain = train("acey-deucey", 10, 3, hyper=hyper, out=tmp_path / "plain.npz")
+    under = train("acey-deucey", 10, 3, hyper=hyper, out=tmp_path / "exact.npz", options=exact)
+    assert plain.meta["options"] == {} and under.meta["options"] == exact
+    assert Network.load(tmp_path / "exact.npz").meta["options"] == exact
+    # the same seed and dice under another reading play other games: other weights
+    assert not np.array_equal(plain.w1, under.w1)
+    # a resume keeps its checkpoint's reading, bit for bit as one longer run
+    whole = train("acey-deucey", 20, 3, hyper=hyper, options=exact)
+    resumed = train("acey-deucey", 10, 0, resume=tmp_path / "exact.npz")
+    assert resumed.meta["options"] == exact and np.array_equal(whole.w1, resumed.w1)
+    # fine-tuning under another reading is recorded where it began
+    tuned = train("acey-deucey", 5, 0, resume=tmp_path / "plain.npz", options=exact)
+    assert tuned.meta["options"] == exact
+    assert {"games": 10, "options": exact} in tuned.meta["history"]
+
+
+def test_an_unknown_rule_option_is_refused_before_any_game(tmp_path: Path) -> None:
+    with pytest.raises(RulesError) as err:
+        train("acey-deucey", 10, 1, out=tmp_path / "x.npz", options={"bearoff_rule": "sideways"})
+    assert err.value.code == "rules.not_a_choice"
+    assert not (tmp_path / "x.npz").exists()

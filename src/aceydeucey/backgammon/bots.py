@@ -318,8 +318,9 @@ def play_result(position: Position, text: str) -> Position:
 class NetBot:
     """Plays the best legal action by the trained network (:mod:`.evaluator`) at ``ply``.
 
-    The network is the one shipped for the rules' scoring (Acey-Deucey's for
-    ``per_checker``, classic's otherwise), or ``network`` when one is given (a
+    The network is the one shipped for the rules (Acey-Deucey's for ``per_checker``,
+    classic's otherwise, or the one trained for the table's reading: see
+    :func:`~aceydeucey.backgammon.net.shipped_for`), or ``network`` when one is given (a
     :class:`~aceydeucey.backgammon.net.Network`, e.g. a training checkpoint); it and the
     move generator are loaded on the first decision.  Deterministic: ``seed`` is
     accepted for symmetry with ``RandomBot``.

@@ -39,7 +39,7 @@ import numpy as np
 
 from aceydeucey.backgammon import bearoff, generate, kernel
 from aceydeucey.backgammon.board import CHECKERS, Position
-from aceydeucey.backgammon.net import SHIPPED_FOR_SCORING, Network, shipped
+from aceydeucey.backgammon.net import Network, shipped_for
 from aceydeucey.backgammon.notation import Play
 from aceydeucey.backgammon.rules import BackgammonRules
 from aceydeucey.backgammon.turn import EV_PLAY, TurnSteps, play_fields
@@ -86,7 +86,7 @@ class Evaluator:
 
     def __init__(self, rules: BackgammonRules, net: Network | None = None) -> None:
         self.rules = rules
-        self.net = net if net is not None else shipped(SHIPPED_FOR_SCORING[rules.scoring])
+        self.net = net if net is not None else shipped_for(rules)
         self.spec = self.net.spec
         self.params = kernel.move_params_of(rules)
         self._generator = kernel.Generator()

@@ -80,6 +80,7 @@ __all__ = [
     "ENCODING_VERSION",
     "N_INPUTS",
     "OUTPUTS",
+    "READINGS",
     "Network",
     "OutputSpec",
     "encode",
@@ -87,6 +88,7 @@ __all__ = [
     "forward_sparse",
     "output_set_of",
     "shipped",
+    "shipped_for",
     "warm_up",
     "weights_path",
 ]
@@ -474,10 +476,34 @@ def weights_path(variant: str) -> Path:
 #: The shipped network used for each scoring rule: the variant trained for it.
 SHIPPED_FOR_SCORING = {"per_checker": "acey-deucey", "gammons": "classic", "single": "classic"}
 
+#: Networks trained for a reading of the rules that changes play materially: for each
+#: scoring's base network, the shipped files trained (or fine-tuned) under other option
+#: values, and those values (each file records them too, in ``meta["options"]``).
+READINGS: dict[str, tuple[tuple[str, dict[str, Any]], ...]] = {
+    "acey-deucey": (("acey-deucey-exact-count", {"bearoff_rule": "exact_only"}),),
+}
+
+
+def shipped_for(rules: Any) -> Network:
+    """The shipped network for a table's rules: the one trained under its reading.
+
+    The scoring chooses the base network (:data:`SHIPPED_FOR_SCORING`); a network of
+    :data:`READINGS` whose options all hold in ``rules`` replaces it (the one with the most
+    such options), when its file is shipped.
+    """
+    base = SHIPPED_FOR_SCORING[rules.scoring]
+    fitting = [
+        (len(options), name)
+        for name, options in READINGS.get(base, ())
+        if all(getattr(rules, key) == value for key, value in options.items())
+        and weights_path(name).is_file()
+    ]
+    return shipped(max(fitting)[1]) if fitting else shipped(base)
+
 
 @cache
 def shipped(variant: str) -> Network:
-    """The shipped network of ``variant`` (``acey-deucey`` or ``classic``), loaded once.
+    """The shipped network of ``variant`` (a file of ``weights/``), loaded once.
 
     ``bg.net.missing`` when the package has no weights for it.
     """
