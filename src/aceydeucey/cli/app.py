@@ -19,6 +19,7 @@ from aceydeucey.cli import warm as warm_cli
 from aceydeucey.cli.bearoff import bearoff_app
 from aceydeucey.cli.common import LangOption, console, fail_error, resolve_lang
 from aceydeucey.cli.hint import hint_app
+from aceydeucey.cli.ladder import ladder_command
 from aceydeucey.cli.simulate import simulate_app
 from aceydeucey.cli.tournament import tournament_command
 from aceydeucey.cli.train import train_app
@@ -49,6 +50,7 @@ serve_cli.register(app)
 warm_cli.register(app)
 app.add_typer(simulate_app, name="simulate")
 app.command("tournament")(tournament_command)
+app.command("ladder")(ladder_command)
 app.add_typer(train_app, name="train")
 app.add_typer(hint_app, name="hint")
 app.add_typer(bearoff_app, name="bearoff")
@@ -56,7 +58,7 @@ app.add_typer(bearoff_app, name="bearoff")
 #: The help's panels, in the order a newcomer reads them, and the commands in each.
 PANELS = {
     "Play": ("serve", "play", "rules"),
-    "Odds and analysis": ("odds", "hint", "analyze", "simulate", "tournament"),
+    "Odds and analysis": ("odds", "hint", "analyze", "simulate", "tournament", "ladder"),
     "Records": ("replay", "verify", "export", "import"),
     "Set-up and training": ("warm", "bearoff", "train"),
 }
