@@ -327,6 +327,13 @@ def test_a_watcher_gets_no_failing_chat_box(
     page.reload()
     page.wait_for_selector(".bg-board")
     assert page.is_checked("#sound")
+    # an Acey-Deucey table's variant is its title: said once, not twice
+    tid = table(api, "backgammon", ["bot:greedy", "bot:greedy"])
+    page.goto(f"{live_server}/tables/{tid}")
+    page.wait_for_selector(".bg-board")
+    assert page.inner_text("#table-title") == "Acey-Deucey backgammon"
+    assert page.is_hidden("#table-variant-box")
+    assert page.inner_text("#table-sub").count("Acey-Deucey") == 0
 
 
 def test_the_replay_shows_each_third_card_and_its_result(

@@ -276,7 +276,10 @@ function header() {
   $("table-title").textContent = tableName();
   const preset = rules.preset || rules.variant || "";
   const presetKey = `preset.${info.game}.${preset}`; // the preset in the players' words
-  $("table-variant").textContent = preset && has(presetKey) ? t(presetKey) : preset;
+  const variant = preset && has(presetKey) ? t(presetKey) : preset;
+  $("table-variant").textContent = variant;
+  // "Acey-Deucey backgammon · Acey-Deucey backgammon · playing": the title says it already
+  $("table-variant-box").hidden = !variant || variant === $("table-title").textContent;
   $("watchers").textContent = t("lobby.spectators", { count: info.spectators ?? 0 });
   $("table-status").textContent = t(`status.${info.status}`) === `status.${info.status}` ? (info.status || "") : t(`status.${info.status}`);
   const url = new URL(location.href);
