@@ -52,7 +52,7 @@ def test_analyze_plot_writes_a_png(tmp_path: Path) -> None:
 
 def test_analyze_refuses_two_players_and_slow_exact_requests() -> None:
     result = runner.invoke(app, ["analyze", "aces-in-the-pot", "--players", "2"])
-    assert result.exit_code == 2 and "3..12" in result.output
+    assert result.exit_code == 2 and "from 3 to 12" in result.output
     result = runner.invoke(app, ["analyze", "aces-in-the-pot", "--players", "6", "--exact"])
     assert result.exit_code == 2 and "--float" in result.output
 

@@ -142,7 +142,7 @@ def test_rules_options_are_validated_and_round_trip() -> None:
     assert AcesRules.resolve(preset="one-holder").finish == "one-holder"
     with pytest.raises(RulesError, match="finish"):
         AcesRules.resolve(finish="sudden")
-    with pytest.raises(RulesError, match="accepted"):
+    with pytest.raises(RulesError, match="its options are: Players"):
         AcesRules.resolve(chips=3)
 
 

@@ -64,10 +64,13 @@ def test_first_roller_skips_the_roll_off_and_that_seat_throws_first() -> None:
 
 def test_first_roller_must_be_a_seat_of_the_table() -> None:
     # Seat 3 does not exist at a 3-seat table: the error names both options.
-    with pytest.raises(RulesError, match=r"first_roller.*players"):
+    words = r"“First to roll: Seat 4” is not a seat at the table \(“Players: 3”\)"
+    with pytest.raises(RulesError, match=words) as err:
         game(3, first_roller=3)
-    with pytest.raises(RulesError, match="first_roller"):
+    assert err.value.params["options"] == ["first_roller", "players"]
+    with pytest.raises(RulesError, match="“First to roll: Seat 0”") as err:
         game(3, first_roller=-1)
+    assert err.value.params["first_roller"] == -1
 
 
 def test_first_roller_round_trips_through_the_rules_dictionary() -> None:

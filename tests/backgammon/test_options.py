@@ -15,6 +15,7 @@ from aceydeucey.backgammon.game import BackgammonGame, BackgammonState
 from aceydeucey.core.errors import RulesError
 from aceydeucey.core.game import CHANCE
 from aceydeucey.core.registry import load_game
+from aceydeucey.locale import option_label
 from tests.backgammon.bg_helpers import play, texts
 
 
@@ -247,22 +248,33 @@ def test_home_board_frozen() -> None:
 
 
 def test_contradictory_options_are_rejected_naming_both() -> None:
-    with pytest.raises(RulesError, match=r"entry_gate.*start"):
-        game(variant="classic", entry_gate="six")
-    with pytest.raises(RulesError, match=r"must_enter_all_before.*start"):
-        game(start="standard", must_enter_all_before="moving_any_entered")
-    with pytest.raises(RulesError, match=r"acey_chain_limit.*acey_deucey"):
-        game(acey_deucey=False, acey_chain_limit=2)
-    with pytest.raises(RulesError, match=r"unplayable_remainder.*must_use_max_dice"):
-        game(unplayable_remainder="to_opponent", must_use_max_dice=False)
+    for options, names in (
+        ({"variant": "classic", "entry_gate": "six"}, ["entry_gate", "start"]),
+        (
+            {"start": "standard", "must_enter_all_before": "moving_any_entered"},
+            ["must_enter_all_before", "start"],
+        ),
+        ({"acey_deucey": False, "acey_chain_limit": 2}, ["acey_chain_limit", "acey_deucey"]),
+        (
+            {"unplayable_remainder": "to_opponent", "must_use_max_dice": False},
+            ["unplayable_remainder", "must_use_max_dice"],
+        ),
+    ):
+        with pytest.raises(RulesError) as err:
+            game(**options)
+        assert err.value.params["options"] == names
+        text = str(err.value)
+        assert all(option_label("backgammon", n) in text for n in names), text
 
 
 def test_unknown_variant_and_option_are_rejected_listing_accepted_names() -> None:
-    with pytest.raises(RulesError, match=r"unknown variant 'hyper'.*acey-deucey, classic"):
+    with pytest.raises(
+        RulesError, match=r"has no “hyper”; choose one of: Acey-Deucey backgammon, Classic"
+    ):
         game(variant="hyper")
-    with pytest.raises(RulesError, match=r"unknown option 'doubling'.*entry_gate"):
+    with pytest.raises(RulesError, match=r"has no option 'doubling'.*Roll to enter"):
         game(doubling=True)
-    with pytest.raises(RulesError, match=r"entry_gate.*seven.*six"):
+    with pytest.raises(RulesError, match=r"“Roll to enter” cannot be “seven”.*A six"):
         game(entry_gate="seven")
 
 

@@ -167,7 +167,8 @@ def test_free_choice_of_dice_is_simulated() -> None:
 
 
 def test_bad_arguments_are_refused() -> None:
-    with pytest.raises(RulesError, match="variant"):
+    with pytest.raises(RulesError, match="has no “hypergammon”") as err:
         simulate("hypergammon", games=10)
+    assert err.value.params["options"] == ["variant"]
     with pytest.raises(ValueError, match="games"):
         simulate("classic", games=0)

@@ -176,7 +176,7 @@ def test_replay_names_index_text_and_reason_of_first_bad_action() -> None:
         ({"actions": "stay"}, "field 'actions' must be a list"),
         ({"actions": ["1", 2]}, "action #1 '2': an action must be a string"),
         ({"game": "chess"}, "unknown game 'chess'"),
-        ({"rules": {"preset": "plain", "factor": 0}}, "out of range 1..100"),
+        ({"rules": {"preset": "plain", "factor": 0}}, "from 1 to 100"),
         ({"players": ["solo"]}, "lists 1 players but its rules seat 2"),
         ({"result": {"returns": ["99", "-99"]}}, "result differs: it says returns = "),
     ],

@@ -21,6 +21,7 @@ from aceydeucey.core.errors import RulesError
 from aceydeucey.core.options import option_specs
 from aceydeucey.core.registry import BUILTIN_GAME_IDS, game_class
 from aceydeucey.core.rules import RulesBase
+from aceydeucey.locale import option_label
 from aceydeucey.server.api import describe_games
 
 LANGS = ("en", "pt")
@@ -105,8 +106,8 @@ def test_text_of_no_value_is_refused_with_a_code_naming_the_option(game_id: str,
             spec.check(value)
         except RulesError as err:
             assert err.code in ("rules.wrong_type", "rules.not_a_choice", "rules.out_of_range")
-            assert err.params["option"] == spec.name
-            assert spec.name in err.render("pt")
+            assert err.params["option"] == spec.name and err.params["options"] == [spec.name]
+            assert option_label(game_id, spec.name, "pt") in err.render("pt")
 
 
 def test_a_word_outside_a_literal_lists_the_accepted_words_in_both_languages() -> None:
@@ -115,7 +116,8 @@ def test_a_word_outside_a_literal_lists_the_accepted_words_in_both_languages() -
         rules.resolve(reshuffle="sometimes")
     assert err.value.code == "rules.not_a_choice"
     assert err.value.params["accepted"] == ["round", "deck-out", "twice-through"]
-    assert "round, deck-out, twice-through" in err.value.render("pt")
+    assert "Em cada volta, Quando o baralho acaba, Depois de" in err.value.render("pt")
+    assert "deck-out" not in err.value.render("pt")
     with pytest.raises(RulesError) as wrong:
         rules.resolve(players="four")
     assert wrong.value.code == "rules.wrong_type" and wrong.value.params["expected"] == "int"

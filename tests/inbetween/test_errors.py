@@ -12,23 +12,30 @@ from aceydeucey.core.errors import (
     RulesError,
 )
 from aceydeucey.inbetween.game import Decision
+from aceydeucey.locale import option_label
 from tests.inbetween.inbetween_helpers import new, play
 
 
 def test_unknown_preset_lists_the_accepted_ones() -> None:
-    with pytest.raises(RulesError, match=r"unknown preset 'poker'.*guide, banker, sheets"):
+    with pytest.raises(
+        RulesError, match=r"has no “poker”; choose one of: Standard \(shared pot\), Dealer's bank"
+    ):
         load_game("inbetween", preset="poker")
 
 
 def test_unknown_option_lists_the_accepted_ones() -> None:
-    with pytest.raises(RulesError, match=r"unknown option 'jokers'.*players"):
+    with pytest.raises(RulesError, match=r"has no option 'jokers'.*Players"):
         load_game("inbetween", jokers=True)
 
 
 def test_option_out_of_range_or_wrong_choice() -> None:
-    with pytest.raises(RulesError, match=r"'decks'.*out of range"):
+    with pytest.raises(
+        RulesError, match=r"“Decks” must be a whole number from 1 to 8 \(it was 9\)"
+    ):
         load_game("inbetween", decks=9)
-    with pytest.raises(RulesError, match=r"'pairs'.*cannot be 'maybe'; accepted: bet"):
+    with pytest.raises(
+        RulesError, match=r"“Pair of posts” cannot be “maybe”; choose one of: Bet as usual"
+    ):
         load_game("inbetween", pairs="maybe")
 
 
@@ -49,8 +56,9 @@ def test_contradictory_options_name_both(
 ) -> None:
     with pytest.raises(RulesError) as info:
         load_game("inbetween", **options)
+    assert set(names) <= set(info.value.params["options"])
     for name in names:
-        assert name in str(info.value)
+        assert option_label("inbetween", name) in str(info.value)
 
 
 def test_a_stake_over_half_ones_chips_is_refused_with_the_reason() -> None:

@@ -172,4 +172,5 @@ def test_stake_limits_are_shown_only_to_the_seat_whose_hand_it_is() -> None:
 def test_a_face_down_first_ace_cannot_be_called_so_the_combination_is_refused() -> None:
     with pytest.raises(RulesError) as info:
         load_game("inbetween", **HIDDEN, aces="first-card")
-    assert "hidden" in str(info.value) and "aces" in str(info.value)
+    assert info.value.params["options"] == ["hidden", "aces"]
+    assert "“Cards face down” and “Aces: First post may be low”" in str(info.value)

@@ -20,6 +20,7 @@ from aceydeucey.core.errors import RulesError
 from aceydeucey.inbetween.bots import RandomBot
 from aceydeucey.inbetween.game import InBetweenGame
 from aceydeucey.inbetween.rules import Rules
+from aceydeucey.locale import option_label
 
 
 @pytest.mark.parametrize(
@@ -38,8 +39,10 @@ def test_an_inert_option_is_refused_naming_both(
         load_game("inbetween", **options)
     assert err.value.code == "ib_rules.moot_option"
     assert err.value.params["option"] == option and err.value.params["by"] == by
-    assert f"{option}=" in str(err.value) and f"{by}=" in str(err.value)
-    assert f"a opção {option}=" in err.value.render("pt") and f"{by}=" in err.value.render("pt")
+    en, pt = str(err.value), err.value.render("pt")
+    assert option_label("inbetween", option) in en and option_label("inbetween", by) in en
+    pt_labels = (option_label("inbetween", option, "pt"), option_label("inbetween", by, "pt"))
+    assert all(f"«{label}: " in pt for label in pt_labels) and "=" not in pt
 
 
 @pytest.mark.parametrize(

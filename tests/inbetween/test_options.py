@@ -176,7 +176,9 @@ def test_round_limits_escalate_round_by_round_then_the_pot() -> None:
 
 
 def test_round_limits_must_be_positive() -> None:
-    with pytest.raises(ValueError, match="'round_limits' = \\(2, 0\\): every limit"):
+    with pytest.raises(
+        ValueError, match="“Limits by round”: every limit must be at least 1 \\(they were 2, 0\\)"
+    ):
         new(round_limits=(2, 0))
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from aceydeucey.core.errors import RulesError
 from aceydeucey.inbetween.rules import PRESET_NAMES, Rules
+from aceydeucey.locale import option_label
 
 
 @pytest.mark.parametrize(
@@ -46,14 +47,17 @@ def test_a_moot_option_is_refused_naming_what_makes_it_moot(
     err = info.value
     assert err.code == "ib_rules.moot_option"
     assert err.params["option"] == option and err.params["by"] == by
-    assert f"option {option}=" in str(err) and f"no effect with {by}=" in str(err)
-    assert f"a opção {option}=" in err.render("pt") and "não tem efeito" in err.render("pt")
+    assert err.params["options"] == [option, by]
+    en, pt = str(err), err.render("pt")
+    assert f"“{option_label('inbetween', option)}: " in en and "has no effect with" in en
+    assert f"«{option_label('inbetween', option, 'pt')}: " in pt and "não tem efeito" in pt
+    assert f"«{option_label('inbetween', by, 'pt')}: " in pt
 
 
 def test_the_issue_examples_read_well() -> None:
-    with pytest.raises(RulesError, match=r"option bank=50 has no effect with banking=shared"):
+    with pytest.raises(RulesError, match=r"“Bank: 50” has no effect with “Who banks: Shared pot”"):
         Rules.resolve(bank=50)
-    with pytest.raises(RulesError, match=r"spread_pays=6,4,2,1 has no effect with banking=shared"):
+    with pytest.raises(RulesError, match=r"“Spread payouts: 6, 4, 2, 1” has no effect with “Who"):
         Rules.resolve(spread_pays=(6, 4, 2, 1))
 
 
@@ -99,5 +103,5 @@ def test_every_contradiction_is_coded_and_speaks_portuguese(options: dict[str, A
     err = info.value
     assert err.code.startswith("ib_rules.") and not err.code.endswith(".text")
     pt = err.render("pt")
-    assert pt != str(err) and pt.startswith("inbetween: ")
+    assert pt != str(err) and pt.startswith("«") and "inbetween" not in pt
     assert not any(w in pt for w in ("needs", "cannot be combined", " and "))

@@ -132,6 +132,49 @@ def test_engine_messages_come_in_the_requests_language(client: TestClient) -> No
     )
 
 
+@pytest.mark.parametrize(
+    ("options", "concerned", "english", "portuguese"),
+    [
+        (
+            {"starting_chips": -5},
+            ["starting_chips"],
+            "“Starting chips” must be at least 1 (it was -5)",
+            "«Fichas iniciais» tem de ser pelo menos 1 (era -5)",
+        ),
+        (
+            {"banking": "house"},
+            ["banking", "deal"],
+            "“Who banks: The house” and “Dealing the posts: First post to all, then one by one”",
+            "«Quem faz a banca: A casa» e «Distribuição das balizas: Primeira baliza a todos",
+        ),
+    ],
+)
+def test_a_refused_option_is_said_in_the_players_words_and_names_its_fields(
+    client: TestClient,
+    options: dict[str, Any],
+    concerned: list[str],
+    english: str,
+    portuguese: str,
+) -> None:
+    # the message in the players' words (the lobby shows it at the fields), the params
+    # with the code names and values (API clients keep their data) and the options concerned
+    for lang, words in (("en", english), ("pt", portuguese)):
+        r = client.post(
+            "/api/tables",
+            json={"game": "inbetween", "options": options},
+            headers={"Accept-Language": lang},
+        )
+        assert r.status_code == 400, r.text
+        error = r.json()["error"]
+        assert error["message"].startswith(words), error["message"]
+        assert error["params"]["options"] == concerned
+        assert all(name not in error["message"] for name in concerned if "_" in name)
+        assert "=" not in error["message"] and "inbetween" not in error["message"]
+        params = error["params"]
+        for name, value in options.items():  # by its name, or as the one option's value
+            assert params.get(name, params.get("value")) == value, params
+
+
 def test_text_options_are_read_by_their_type(client: TestClient) -> None:
     table_id = new_table(
         client,

@@ -122,7 +122,11 @@ def test_options_speak_the_players_language_and_errors_sit_at_their_field(
     page.wait_for_selector("#opt-deal-error:not([hidden])")
     message = page.inner_text("#opt-banking-error")
     assert {"en": "Who banks", "pt": "Quem faz a banca"}[lang] in message
-    assert "banking" not in message
+    assert "banking" not in message and "common" not in message and "=" not in message
+    # the refusal's params.options mark both fields, each with the server's words
+    for field in ("#opt-banking", "#opt-deal"):
+        assert page.get_attribute(field, "aria-invalid") == "true"
+    assert page.inner_text("#opt-deal-error") == message
     assert "/tables/" not in page.url
 
 

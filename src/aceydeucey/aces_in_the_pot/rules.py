@@ -23,8 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Literal, get_args
 
-from aceydeucey.core.errors import RulesError
-from aceydeucey.core.rules import Preset, RulesBase, option
+from aceydeucey.core.rules import Preset, RulesBase, option, refusal
 
 __all__ = ["FINISHES", "MAX_PLAYERS", "MIN_PLAYERS", "AcesRules"]
 
@@ -102,10 +101,12 @@ class AcesRules(RulesBase):
 
     def check(self) -> None:
         if self.first_roller is not None and not 0 <= self.first_roller < self.players:
-            raise RulesError(
+            raise refusal(
+                self,
                 "aces.first_roller_not_seat",
+                "first_roller",
+                "players",
                 first=self.first_roller,
-                players=self.players,
                 last=self.players - 1,
             )
 

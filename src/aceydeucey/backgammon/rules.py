@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
 from aceydeucey.core.errors import RulesError
-from aceydeucey.core.rules import Preset, RulesBase, option
+from aceydeucey.core.rules import Preset, RulesBase, option, refusal
 
 __all__ = ["MAX_CUBE", "VARIANTS", "BackgammonRules"]
 
@@ -278,11 +278,13 @@ class BackgammonRules(RulesBase):
         if self.start != "off_board":
             for name, default in (("entry_gate", "none"), ("must_enter_all_before", "nothing")):
                 if getattr(self, name) != default:
-                    raise RulesError(
+                    raise refusal(
+                        self,
                         "bg.rules.needs_off_board",
+                        name,
+                        "start",
                         option=name,
                         value=getattr(self, name),
-                        start=self.start,
                     )
         if not self.acey_deucey:
             acey_defaults: tuple[tuple[str, object], ...] = (
@@ -293,51 +295,47 @@ class BackgammonRules(RulesBase):
             )
             for acey_name, acey_default in acey_defaults:
                 if getattr(self, acey_name) != acey_default:
-                    raise RulesError(
-                        "bg.rules.needs_acey", option=acey_name, value=getattr(self, acey_name)
+                    raise refusal(
+                        self,
+                        "bg.rules.needs_acey",
+                        acey_name,
+                        "acey_deucey",
+                        option=acey_name,
+                        value=getattr(self, acey_name),
                     )
         if self.unplayable_remainder == "to_opponent" and not self.must_use_max_dice:
-            raise RulesError("bg.rules.remainder_free_choice")
+            raise refusal(
+                self, "bg.rules.remainder_free_choice", "unplayable_remainder", "must_use_max_dice"
+            )
         self._check_cube()
 
     def _check_cube(self) -> None:
         """The cube's options that contradict each other, naming both."""
         if self.cube == "match" and self.match_length is None:
-            raise RulesError("bg.rules.match_needs_length")
+            raise refusal(self, "bg.rules.match_needs_length", "cube", "match_length")
         if self.cube == "money" and self.match_length is not None:
-            raise RulesError(
-                "bg.rules.cube_contradiction",
-                option="match_length",
-                value=self.match_length,
-                other="cube",
-                other_value=self.cube,
-            )
+            raise self._cube_contradiction("match_length")
         money_only = (("jacoby", False), ("beavers", False))
         for name, default in money_only:
             if getattr(self, name) != default and self.cube != "money":
-                raise RulesError(
-                    "bg.rules.cube_contradiction",
-                    option=name,
-                    value=getattr(self, name),
-                    other="cube",
-                    other_value=self.cube,
-                )
+                raise self._cube_contradiction(name)
         if self.crawford is not None and self.cube != "match":
-            raise RulesError(
-                "bg.rules.cube_contradiction",
-                option="crawford",
-                value=self.crawford,
-                other="cube",
-                other_value=self.cube,
-            )
+            raise self._cube_contradiction("crawford")
         if self.max_cube is not None:
             if self.cube == "none":
-                raise RulesError(
-                    "bg.rules.cube_contradiction",
-                    option="max_cube",
-                    value=self.max_cube,
-                    other="cube",
-                    other_value=self.cube,
-                )
+                raise self._cube_contradiction("max_cube")
             if self.max_cube & (self.max_cube - 1):
-                raise RulesError("bg.rules.max_cube_power", value=self.max_cube)
+                raise refusal(self, "bg.rules.max_cube_power", "max_cube", value=self.max_cube)
+
+    def _cube_contradiction(self, name: str) -> RulesError:
+        """Option ``name`` set where the cube (``cube``) leaves it nothing to do."""
+        return refusal(
+            self,
+            "bg.rules.cube_contradiction",
+            name,
+            "cube",
+            option=name,
+            value=getattr(self, name),
+            other="cube",
+            other_value=self.cube,
+        )

@@ -31,6 +31,7 @@ from aceydeucey.cli.common import (
     console,
     default_record_path,
     end_of_input,
+    error_text,
     fail,
     os_reason,
     parse_options,
@@ -462,7 +463,7 @@ def _load(variant: str | None, pairs: list[str] | None, lang: str) -> Game:
     try:
         return load_game("backgammon", **options)
     except AceyDeuceyError as exc:
-        fail(exc.render(lang), lang=lang)
+        fail(error_text(exc, lang), lang=lang)
 
 
 def _result_line(state: State, lang: str, names: list[str]) -> str:

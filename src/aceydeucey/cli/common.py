@@ -34,6 +34,7 @@ __all__ = [
     "decimal_text",
     "default_record_path",
     "end_of_input",
+    "error_text",
     "fail",
     "fail_error",
     "fitted_table",
@@ -112,9 +113,24 @@ def end_of_input(path: Path | str, lang: str) -> NoReturn:
     fail(t("cli", "error.input_ended", lang, path=str(path)), code=1, lang=lang)
 
 
+def error_text(error: AceyDeuceyError, lang: str) -> str:
+    """An engine error as the terminal shows it: rendered in ``lang`` (``err.render``, the
+    players' words the pages show too), and for a refusal of rule options the code names a
+    terminal user types with ``-o key=value``: the options concerned and the accepted
+    values or options, as written (``(options: starting_chips)``)."""
+    text = error.render(lang)
+    if not isinstance(error, RulesError):
+        return text
+    for key, message in (("options", "error.rule_options"), ("accepted", "error.rule_accepted")):
+        names = error.params.get(key)
+        if isinstance(names, list | tuple) and names:
+            text += " " + t("cli", message, lang, names=", ".join(str(n) for n in names))
+    return text
+
+
 def fail_error(error: AceyDeuceyError, lang: str, code: int = 2) -> NoReturn:
-    """An engine error, rendered in ``lang`` (``err.render``), and exit."""
-    fail(error.render(lang), code, lang=lang)
+    """An engine error, rendered for the terminal (``error_text``), and exit."""
+    fail(error_text(error, lang), code, lang=lang)
 
 
 def player_names(seats: int, humans: tuple[int, ...], bot: str, lang: str) -> list[str]:

@@ -8,7 +8,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from aceydeucey.cli.common import fail
+from aceydeucey.cli.common import error_text, fail
 from aceydeucey.core.errors import AceyDeuceyError
 
 __all__ = ["DOMAIN", "PresetOption", "fail_engine", "resolve_rules"]
@@ -28,7 +28,7 @@ PresetOption = Annotated[
 
 def fail_engine(exc: Exception, lang: str) -> NoReturn:
     """An engine error in the user's language (no traceback)."""
-    fail(exc.render(lang) if isinstance(exc, AceyDeuceyError) else str(exc), lang=lang)
+    fail(error_text(exc, lang) if isinstance(exc, AceyDeuceyError) else str(exc), lang=lang)
 
 
 def resolve_rules(preset: str | None, options: dict[str, Any], lang: str) -> Any:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import TypeAdapter, ValidationError
 
-from aceydeucey.core.errors import RulesError
+from aceydeucey.core.errors import RulesError, message
 
 if TYPE_CHECKING:
     from aceydeucey.core.rules import RulesBase
@@ -69,7 +69,9 @@ class OptionSpec:
                 "rules.wrong_type",
                 option=self.name,
                 game=self.game,
+                options=[self.name],
                 expected=self.type_text,
+                kind=message(f"rules.kind.{self.kind}"),
                 value=repr(value),
             ) from None
         if self.choices is not None and value not in self.choices:
@@ -78,14 +80,22 @@ class OptionSpec:
             lo, hi = self.min, self.max
             if (lo is not None and value < lo) or (hi is not None and value > hi):
                 span = f"{lo if lo is not None else '-inf'}..{hi if hi is not None else 'inf'}"
+                if lo is not None and hi is not None:
+                    bound = message("rules.bound.between", min=lo, max=hi)
+                elif lo is not None:
+                    bound = message("rules.bound.at_least", min=lo)
+                else:
+                    bound = message("rules.bound.at_most", max=hi)
                 raise RulesError(
                     "rules.out_of_range",
                     option=self.name,
                     game=self.game,
+                    options=[self.name],
                     value=value,
                     min=lo,
                     max=hi,
                     span=span,
+                    bound=bound,
                 )
 
     def _not_a_choice(self, value: Any) -> typing.NoReturn:
@@ -93,8 +103,9 @@ class OptionSpec:
             "rules.not_a_choice",
             option=self.name,
             game=self.game,
-            value=repr(value),
-            accepted=[str(c) for c in self.choices or ()],
+            options=[self.name],
+            value=json_ready(value),
+            accepted=[json_ready(c) for c in self.choices or ()],
         )
 
     # -- text ---------------------------------------------------------------------------
@@ -124,6 +135,19 @@ class OptionSpec:
     def words(self) -> tuple[Any, ...]:
         """The ``Literal`` words the type accepts (alone, or beside another type)."""
         return tuple(_literal_words(self.hint))
+
+    @property
+    def kind(self) -> str:
+        """What a value of the option is, in a word a refusal says: ``number`` (whole, maybe
+        with words or none beside it), ``flag`` (yes or no), ``list`` or ``word``."""
+        args = [a for a in _union_args(self.hint) if a is not type(None)]
+        if typing.get_origin(self.hint) is tuple:
+            return "list"
+        if int in args:
+            return "number"
+        if bool in args:
+            return "flag"
+        return "word"
 
     @property
     def nullable(self) -> bool:

@@ -22,9 +22,9 @@ from typing import Any, ClassVar, Self
 
 from aceydeucey.core.errors import RulesError, check_lang
 from aceydeucey.core.options import OptionSpec, json_ready, option_specs
-from aceydeucey.locale import t
+from aceydeucey.locale import option_label, t, value_words
 
-__all__ = ["Preset", "RulesBase", "contradiction", "option", "option_in_words"]
+__all__ = ["Preset", "RulesBase", "contradiction", "option", "option_in_words", "refusal"]
 
 
 @dataclass(frozen=True)
@@ -89,21 +89,24 @@ class RulesBase:
         if name is None:
             name = cls.DEFAULT_PRESET
         if name not in cls.PRESETS:
-            raise RulesError(
+            raise refusal(
+                cls,
                 "rules.unknown_preset",
+                cls.PRESET_KEY,
                 setting=cls.PRESET_KEY,
                 name=repr(name),
-                game=cls.GAME,
+                option=cls.PRESET_KEY,
+                value=json_ready(name),
                 accepted=list(cls.PRESETS),
             )
         accepted = cls.option_names()
         unknown = sorted(set(options) - set(accepted))
         if unknown:
-            raise RulesError(
+            raise refusal(
+                cls,
                 "rules.unknown_option",
                 count=len(unknown),
                 names=[repr(u) for u in unknown],
-                game=cls.GAME,
                 accepted=accepted,
             )
         values = {**cls.PRESETS[name].options, **options, cls.PRESET_KEY: name}
@@ -147,11 +150,11 @@ class RulesBase:
         for spec in option_specs(cls):
             if spec.name == name:
                 return spec
-        raise RulesError(
+        raise refusal(
+            cls,
             "rules.unknown_option",
             count=1,
             names=[repr(name)],
-            game=cls.GAME,
             accepted=[*cls.option_names(), cls.PRESET_KEY],
         )
 
@@ -260,30 +263,8 @@ def option_in_words(rules: RulesBase, name: str, lang: str = "en") -> str:
     >>> option_in_words(Rules.resolve(starting_chips=1), "starting_chips", "pt")
     'Fichas iniciais: 1'
     """
-    game = rules.GAME
-    value = getattr(rules, name)
-    spec = next((s for s in option_specs(type(rules)) if s.name == name), None)
-    label = _web_text(f"option.{game}.{name}", lang) or name
-    if spec is not None and spec.seat and isinstance(value, int) and not isinstance(value, bool):
-        shown = t("web", "table.seat_n", lang, n=value + 1)
-    elif value is None:
-        shown = t(
-            "web", "lobby.seat_none" if spec is not None and spec.seat else "lobby.none", lang
-        )
-    elif isinstance(value, bool):
-        shown = t("web", "lobby.yes" if value else "lobby.no", lang)
-    elif isinstance(value, tuple | list):
-        shown = ", ".join(str(v) for v in value)
-    else:
-        shown = _web_text(f"choice.{game}.{name}.{value}", lang) or str(value)
-    return f"{label}: {shown}"
-
-
-def _web_text(key: str, lang: str) -> str | None:
-    try:
-        return t("web", key, lang)
-    except KeyError:
-        return None
+    game, value = rules.GAME, getattr(rules, name)
+    return f"{option_label(game, name, lang)}: {value_words(game, name, value, lang)}"
 
 
 def _rules_class(cls: type[RulesBase], game_id: str) -> type[RulesBase]:
@@ -303,18 +284,42 @@ def _catalog_text(game_id: str, kind: str, name: str, lang: str, declared: str) 
         return declared
 
 
+def refusal(
+    rules: RulesBase | type[RulesBase], code: str, /, *options: str, **params: Any
+) -> RulesError:
+    """The ``RulesError`` refusing options ``options`` of ``rules`` (a game's rules or their
+    class), with code ``code``: one way for every game to say which options are concerned.
+
+    Its params are ``params`` plus ``game``, ``options`` (the names concerned: the lobby
+    marks those fields) and, for rules already built, each concerned option's value under
+    its name (JSON-ready) where ``params`` does not give it.  The catalogs render it in the
+    players' words (``aceydeucey.locale.rules_words``); the params keep the code names.
+
+    >>> from aceydeucey.inbetween.rules import Rules
+    >>> err = refusal(Rules.resolve(), "ib_rules.house_needs_ante", "banking", "ante")
+    >>> err.params
+    {'game': 'inbetween', 'options': ['banking', 'ante'], 'banking': 'shared', 'ante': 1}
+    """
+    values: dict[str, Any] = {}
+    if not isinstance(rules, type):
+        values = {n: json_ready(getattr(rules, n)) for n in options if n not in params}
+    return RulesError(code, game=rules.GAME, options=list(options), **values, **params)
+
+
 def contradiction(rules: RulesBase, option: str, other: str) -> RulesError:
     """The error for two options of ``rules`` whose values contradict each other.
 
-    ``option 'mode' = 'b' contradicts option 'allow_double' = True`` (code
-    ``rules.contradiction``, params ``option``, ``value``, ``other``, ``other_value``,
-    ``game``; the values as ``repr`` text).
+    Code ``rules.contradiction``, params ``option``, ``value``, ``other``, ``other_value``
+    (the values JSON-ready), ``game`` and ``options``; rendered in the players' words:
+    ``Mode: b contradicts Double allowed: yes`` where the catalogs label them.
     """
-    return RulesError(
+    return refusal(
+        rules,
         "rules.contradiction",
+        option,
+        other,
         option=option,
-        value=repr(getattr(rules, option)),
+        value=json_ready(getattr(rules, option)),
         other=other,
-        other_value=repr(getattr(rules, other)),
-        game=rules.GAME,
+        other_value=json_ready(getattr(rules, other)),
     )

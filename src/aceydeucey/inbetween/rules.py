@@ -65,8 +65,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from aceydeucey.core.errors import RulesError
-from aceydeucey.core.rules import Preset, RulesBase, option
+from aceydeucey.core.options import json_ready
+from aceydeucey.core.rules import Preset, RulesBase, option, refusal
 
 __all__ = ["PRESET_NAMES", "InBetweenRules", "Rules"]
 
@@ -268,105 +268,105 @@ class InBetweenRules(RulesBase):
     )
 
     def check(self) -> None:
-        """Reject contradictory combinations, naming both options."""
+        """Reject contradictory combinations, naming the options concerned (``refusal``)."""
         n = self.players
 
-        def bad(code: str, **params: Any) -> None:
-            raise RulesError(f"ib_rules.{code}", **params)
+        def bad(code: str, *options: str, **params: Any) -> None:
+            raise refusal(self, f"ib_rules.{code}", *options, **params)
 
         house = self.banking == "house"
         if any(limit < 1 for limit in self.round_limits):
-            bad("round_limits_positive", limits=repr(self.round_limits))
+            bad("round_limits_positive", "round_limits", limits=repr(self.round_limits))
         if isinstance(self.dealer, int) and self.dealer >= n:
-            bad("dealer_not_a_seat", dealer=self.dealer, players=n)
+            bad("dealer_not_a_seat", "dealer", "players")
         if n < 2 and not house:
-            bad("one_player_needs_house", players=n)
+            bad("one_player_needs_house", "players", "banking")
         low, high = PRESET_PLAYERS.get(self.preset, (1, n))
         if not low <= n <= high:
-            bad("players_for_preset", players=n, preset=self.preset, low=low, high=high)
+            bad("players_for_preset", "players", "preset", low=low, high=high)
         if house != (self.deal == "common"):
-            bad("house_deals_common", banking=repr(self.banking), deal=repr(self.deal))
+            bad("house_deals_common", "banking", "deal")
         if house and not self.ante_each_round:
-            bad("house_antes_each_round")
+            bad("house_antes_each_round", "banking", "ante_each_round")
         if house and self.ante < 1:
-            bad("house_needs_ante")
+            bad("house_needs_ante", "banking", "ante")
         if house and self.pairs not in ("third-card", "push"):
-            bad("house_pairs", pairs=repr(self.pairs))
+            bad("house_pairs", "banking", "pairs")
         if house and self.adjacent not in ("push", "lose"):
-            bad("house_adjacent", adjacent=repr(self.adjacent))
+            bad("house_adjacent", "banking", "adjacent")
         if house and self.aces != "high":
-            bad("house_aces", aces=repr(self.aces))
+            bad("house_aces", "banking", "aces")
         if house and self.three_posts:
-            bad("house_three_posts")
+            bad("house_three_posts", "banking", "three_posts")
         if house and self.hidden:
-            bad("house_hidden")
+            bad("house_hidden", "banking", "hidden")
         if not house and self.pairs == "third-card":
-            bad("third_card_needs_house", banking=repr(self.banking))
+            bad("third_card_needs_house", "pairs", "banking")
         if house and self.bank < 1:
-            bad("house_needs_bank")
+            bad("house_needs_bank", "banking", "bank")
         if self.banking == "dealer" and self.dealer_plays:
-            bad("banker_gets_no_cards")
+            bad("banker_gets_no_cards", "banking", "dealer_plays")
         if self.banking == "dealer" and self.bank < 1:
-            bad("banker_needs_bank")
+            bad("banker_needs_bank", "banking", "bank")
         if self.empty_pot == "next-dealer" and self.banking != "dealer":
-            bad("next_dealer_needs_banker", banking=repr(self.banking))
+            bad("next_dealer_needs_banker", "empty_pot", "banking")
         if self.banking == "dealer" and self.empty_pot == "replenish":
-            bad("banker_no_replenish")
+            bad("banker_no_replenish", "banking", "empty_pot")
         if self.empty_pot == "replenish" and self.ante < 1:
-            bad("replenish_needs_ante")
+            bad("replenish_needs_ante", "empty_pot", "ante")
         if self.banking == "shared" and self.ante < 1:
-            bad("shared_needs_ante")
+            bad("shared_needs_ante", "banking", "ante")
         for name, value in (("adjacent", self.adjacent), ("pairs", self.pairs)):
             if value in ("lose", "push", "split") and self.ante < 1:
-                bad("moves_an_ante", option=name, value=repr(value))
+                bad("moves_an_ante", name, "ante", option=name, value=value)
         if self.ante_to_play and self.ante < 1:
-            bad("ante_to_play_needs_ante")
+            bad("ante_to_play_needs_ante", "ante_to_play", "ante")
         if self.ante_to_play and house:
-            bad("ante_to_play_house")
+            bad("ante_to_play_house", "ante_to_play", "banking")
         if self.min_stake == "ante" and self.ante < 1:
-            bad("min_stake_needs_ante")
+            bad("min_stake_needs_ante", "min_stake", "ante")
         if self.hidden and self.deal != "both-around":
-            bad("hidden_needs_both_around", deal=repr(self.deal))
+            bad("hidden_needs_both_around", "hidden", "deal")
         if self.deal == "both-around" and not self.hidden:
-            bad("both_around_needs_hidden")
+            bad("both_around_needs_hidden", "deal", "hidden")
         if self.three_posts:
             if self.deal != "first-around":
-                bad("three_posts_deal", deal=repr(self.deal))
+                bad("three_posts_deal", "three_posts", "deal")
             for name, value in (
                 ("pairs", self.pairs),
                 ("adjacent", self.adjacent),
             ):
                 if value != "bet":
-                    bad("three_posts_bet_every_gap", option=name, value=repr(value))
+                    bad("three_posts_bet_every_gap", "three_posts", name, option=name, value=value)
             if self.aces != "high":
-                bad("three_posts_aces", aces=repr(self.aces))
+                bad("three_posts_aces", "three_posts", "aces")
             if self.ante < 1:
-                bad("three_posts_needs_ante")
+                bad("three_posts_needs_ante", "three_posts", "ante")
         if len(self.spread_pays) != 4 or any(p < 1 for p in self.spread_pays):
-            bad("spread_pays_four", pays=repr(self.spread_pays))
+            bad("spread_pays_four", "spread_pays", pays=repr(self.spread_pays))
         if self.hidden and self.aces == "first-card":
-            bad("hidden_first_card")
+            bad("hidden_first_card", "hidden", "aces")
         if self.reshuffle != "round" and self.hidden:
-            bad("reshuffle_hidden", reshuffle=repr(self.reshuffle))
+            bad("reshuffle_hidden", "reshuffle", "hidden")
         if self.post_fee and house:
-            bad("post_fee_house")
+            bad("post_fee_house", "post_fee", "banking")
         if self.post_fee and self.ante_to_play:
-            bad("post_fee_ante_to_play")
+            bad("post_fee_ante_to_play", "post_fee", "ante_to_play")
         if self.ante_back and house:
-            bad("ante_back_house")
+            bad("ante_back_house", "ante_back", "banking")
         if self.ante_back and self.ante < 1:
-            bad("ante_back_needs_ante")
+            bad("ante_back_needs_ante", "ante_back", "ante")
         if self.passed_card == "next-post":
             if self.deal not in ("first-around", "both-at-turn"):
-                bad("passed_card_deal", deal=repr(self.deal))
+                bad("passed_card_deal", "passed_card", "deal")
             if self.reshuffle != "round":
-                bad("passed_card_reshuffle", reshuffle=repr(self.reshuffle))
+                bad("passed_card_reshuffle", "passed_card", "reshuffle")
             if self.pairs == "split":
-                bad("passed_card_split")
+                bad("passed_card_split", "passed_card", "pairs")
             if self.three_posts:
-                bad("passed_card_three_posts")
+                bad("passed_card_three_posts", "passed_card", "three_posts")
         if self.dealer_games and self.banking != "dealer":
-            bad("dealer_games_needs_banker", games=self.dealer_games, banking=repr(self.banking))
+            bad("dealer_games_needs_banker", "dealer_games", "banking", games=self.dealer_games)
 
         self._check_moot()
 
@@ -407,12 +407,15 @@ class InBetweenRules(RulesBase):
         implied = self.implied()
         for name, is_moot, by in moot:
             if is_moot and getattr(self, name) != implied[name]:
-                raise RulesError(
+                raise refusal(
+                    self,
                     "ib_rules.moot_option",
+                    name,
+                    by,
                     option=name,
-                    value=_shown(getattr(self, name)),
+                    value=json_ready(getattr(self, name)),
                     by=by,
-                    by_value=_shown(getattr(self, by)),
+                    by_value=json_ready(getattr(self, by)),
                 )
 
     def _reshuffle_inert(self) -> bool:

@@ -15,6 +15,15 @@ check both catalogs hold the same keys and placeholders).  Values are formatted
 for the language: floats with the locale's decimal separator, and a nested
 message (``{"code": ..., "params": ...}``, see ``core.errors.message``) rendered
 in the same language.
+
+A refusal of rule options (an error whose params hold ``game`` and ``options``, the names
+of the options concerned) is rendered in the players' words, the lobby form's: its
+template writes ``{o[starting_chips]}`` for an option's label (the ``web`` catalog's
+``option.<game>.<name>``) and ``{s[banking.house]}`` for a value's words
+(``choice.<game>.<name>.<value>``; yes / no, none, a seat from 1, a preset's name), and
+the params that name an option (``option``, ``other``, ``by``), hold its value
+(``value``, ...), or are named after an option are shown so too (see ``rules_words``).
+The params themselves keep the code names and raw values, for API clients.
 """
 
 from __future__ import annotations
@@ -36,8 +45,10 @@ __all__ = [
     "command_words",
     "default_lang",
     "format_value",
+    "option_label",
     "render_error",
     "t",
+    "value_words",
 ]
 
 LANGS = ("en", "pt")
@@ -213,7 +224,130 @@ def render_error(code: str, params: dict[str, Any], lang: str = "en") -> str:
     words = command_words(domain.removesuffix("_errors"), lang)
     if words:
         params = _in_words(params, words)
+    game = params.get("game")
+    if isinstance(game, str) and isinstance(params.get("options"), list | tuple):
+        params = rules_words(game, params, lang)
+    elif _names_options(domain, code) and "o" not in params:
+        # a refusal kept without its game and options (an old record): names as written
+        params = {**params, "o": _Words("", lang, False), "s": _Words("", lang, True)}
     return t(domain, code, lang, **params)
+
+
+# -- rule options in the players' words ---------------------------------------------------------
+
+
+@cache
+def _names_options(domain: str, code: str) -> bool:
+    """Whether message ``code`` writes an option's label or a value's words."""
+    text = catalog(domain, "en").get(code, "")
+    return "{o[" in text or "{s[" in text
+
+
+#: In a refusal of rule options, the params that name an option, each with the param that
+#: holds that option's value (``option="bank", value=50``).
+OPTION_PARAMS = {"option": "value", "other": "other_value", "by": "by_value"}
+
+
+def _web(key: str, lang: str) -> str | None:
+    text = _lookup("web", key, lang, None)
+    return text if text is not None else _lookup("web", key, "en", None)
+
+
+@cache
+def _option_kinds(game: str) -> tuple[frozenset[str], str | None]:
+    """The seat options of ``game``'s rules and its preset key (none for an unknown game).
+
+    Read from the game's option declarations (``core.options``), imported when first asked:
+    by then the game's rules are loaded (a refusal comes from them)."""
+    try:
+        from aceydeucey.core.options import option_specs
+        from aceydeucey.core.registry import game_class
+
+        specs = option_specs(game_class(game).rules_class)
+    except (ValueError, ImportError, AttributeError):
+        return frozenset(), None
+    seats = frozenset(s.name for s in specs if s.seat)
+    return seats, next((s.name for s in specs if s.preset_key), None)
+
+
+def option_label(game: str, name: str, lang: str = "en") -> str:
+    """Option ``name`` of ``game`` as the lobby form labels it (``Starting chips``); the
+    preset key is the form's "Rules (preset)"; an option without a label keeps its name."""
+    label = _web(f"option.{game}.{name}", lang)
+    if label is None and name == _option_kinds(game)[1]:
+        label = _web("lobby.preset", lang)
+    return label if label is not None else name
+
+
+def value_words(game: str, name: str, value: Any, lang: str = "en") -> str:
+    """A value of option ``name`` of ``game`` as the lobby form shows it: the choice's words
+    (``The house``), yes / no, none, a seat counted from 1 (``Seat 2``), a preset's name,
+    a list's items; anything else as written (a number, a value no choice spells)."""
+    seats, preset_key = _option_kinds(game)
+    seat = name in seats
+    if seat and isinstance(value, int) and not isinstance(value, bool):
+        return t("web", "table.seat_n", lang, n=value + 1)
+    if value is None:
+        return t("web", "lobby.seat_none" if seat else "lobby.none", lang)
+    if isinstance(value, bool):
+        return t("web", "lobby.yes" if value else "lobby.no", lang)
+    if isinstance(value, list | tuple):
+        return ", ".join(value_words(game, name, v, lang) for v in value)
+    kind = "preset" if name == preset_key else "choice"
+    key = f"preset.{game}.{value}" if kind == "preset" else f"choice.{game}.{name}.{value}"
+    words = _web(key, lang) if isinstance(value, str) else None
+    return words if words is not None else str(value)
+
+
+class _Words(dict[str, str]):
+    """``{o[name]}`` (an option's label) or ``{s[name.value]}`` (a value's words) in a
+    template: each looked up when the template asks for it."""
+
+    def __init__(self, game: str, lang: str, values: bool) -> None:
+        super().__init__()
+        self.game, self.lang, self.of_values = game, lang, values
+
+    def __missing__(self, key: str) -> str:
+        if not self.of_values:
+            return option_label(self.game, key, self.lang)
+        name, _, raw = key.partition(".")
+        value: Any = {"true": True, "false": False, "none": None}.get(raw, raw)
+        return value_words(self.game, name, value, self.lang)
+
+
+def rules_words(game: str, params: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The params of a refusal of ``game``'s rule options as players read them.
+
+    ``o`` and ``s`` serve the template's ``{o[name]}`` and ``{s[name.value]}``; a param
+    that names an option (``option``, ``other``, ``by``) is shown as its label and the
+    param holding its value (``value``, ``other_value``, ``by_value``) in that option's
+    words; a param named after one of the options concerned (``banking="house"``) is
+    shown in its words; ``accepted`` lists the accepted values of ``option`` in their
+    words, or, with no ``option``, the accepted options by their labels; ``game`` is the
+    game's name.
+    """
+    concerned = {str(n) for n in params["options"]}
+    out = dict(params)
+    for key in concerned & set(params):
+        out[key] = value_words(game, key, params[key], lang)
+    named = None
+    for key, value_key in OPTION_PARAMS.items():
+        name = params.get(key)
+        if isinstance(name, str) and name in concerned:
+            named = named or name
+            out[key] = option_label(game, name, lang)
+            if value_key in params:
+                out[value_key] = value_words(game, name, params[value_key], lang)
+    accepted = params.get("accepted")
+    if isinstance(accepted, list | tuple):
+        out["accepted"] = [
+            value_words(game, named, a, lang) if named else option_label(game, str(a), lang)
+            for a in accepted
+        ]
+    out["game"] = _web(f"game.{game}", lang) or game
+    out.setdefault("o", _Words(game, lang, values=False))
+    out.setdefault("s", _Words(game, lang, values=True))
+    return out
 
 
 #: The params of a refusal that hold canonical action text (``bet 99``, ``["pass", "bet 1–4"]``).

@@ -347,21 +347,15 @@ function checkFields() {
 
 function openOptions() { $("options-box").open = true; }
 
-/** A refusal of the server shown where it belongs: at the option(s) it names, in words. */
+/** A refusal of the server shown where it belongs: at the field of each option it names
+ * (its params.options), marked invalid, in the server's words (the players', in the page's
+ * language); a refusal naming no field of the form is shown above the button. */
 function showRefusal(err) {
-  const params = err.params || {};
-  const names = current.options.map((o) => o.name);
-  const named = [params.option, ...Object.keys(params)].filter((n, i, all) => names.includes(n) && all.indexOf(n) === i);
+  const fields = current.options.map((o) => o.name);
+  const concerned = Array.isArray(err.params?.options) ? err.params.options : [];
+  const named = concerned.filter((n, i) => fields.includes(n) && concerned.indexOf(n) === i);
   if (!named.length) { showError($("create-error"), err.message); return; }
-  let message;
-  if (err.code === "rules.out_of_range") message = rangeText(params.min, params.max);
-  else if (err.code === "rules.wrong_type") message = t("lobby.err_value");
-  else {
-    const parts = String(err.message || "").split(": ");
-    const reason = parts.length > 1 ? parts[parts.length - 1] : "";
-    message = t("lobby.err_conflict", { options: named.map((n) => optionLabel(current.id, n)).join(" + ") }) + (reason ? ` (${reason})` : "");
-  }
-  named.forEach((n) => fieldError(n, message));
+  named.forEach((n) => fieldError(n, err.message));
   openOptions();
   document.getElementById(`opt-${named[0]}`)?.focus();
   showError($("create-error"), t("lobby.err_see_options"));
