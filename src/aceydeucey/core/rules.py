@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Self
 
 from aceydeucey.core.errors import RulesError, check_lang
 from aceydeucey.core.options import OptionSpec, json_ready, option_specs
-from aceydeucey.locale import option_label, t, value_words
+from aceydeucey.locale import option_label, t, tell_option_kinds, value_words
 
 __all__ = ["Preset", "RulesBase", "contradiction", "option", "option_in_words", "refusal"]
 
@@ -85,6 +85,7 @@ class RulesBase:
     @classmethod
     def resolve(cls, **options: Any) -> Self:
         """A validated ``Rules`` from a preset name and keyword overrides."""
+        _tell_locale(cls)  # its refusals below speak of seats and presets in words
         name = options.pop(cls.PRESET_KEY, None)
         if name is None:
             name = cls.DEFAULT_PRESET
@@ -264,7 +265,15 @@ def option_in_words(rules: RulesBase, name: str, lang: str = "en") -> str:
     'Fichas iniciais: 1'
     """
     game, value = rules.GAME, getattr(rules, name)
+    _tell_locale(type(rules))
     return f"{option_label(game, name, lang)}: {value_words(game, name, value, lang)}"
+
+
+def _tell_locale(cls: type[RulesBase]) -> None:
+    """Tell the locale which options of ``cls``'s game are seats, and its preset key."""
+    specs = option_specs(cls)
+    seats = frozenset(s.name for s in specs if s.seat)
+    tell_option_kinds(cls.GAME, seats, next((s.name for s in specs if s.preset_key), None))
 
 
 def _rules_class(cls: type[RulesBase], game_id: str) -> type[RulesBase]:
@@ -300,6 +309,7 @@ def refusal(
     >>> err.params
     {'game': 'inbetween', 'options': ['banking', 'ante'], 'banking': 'shared', 'ante': 1}
     """
+    _tell_locale(rules if isinstance(rules, type) else type(rules))
     values: dict[str, Any] = {}
     if not isinstance(rules, type):
         values = {n: json_ready(getattr(rules, n)) for n in options if n not in params}

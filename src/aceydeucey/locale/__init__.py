@@ -48,6 +48,7 @@ __all__ = [
     "option_label",
     "render_error",
     "t",
+    "tell_option_kinds",
     "value_words",
 ]
 
@@ -253,21 +254,19 @@ def _web(key: str, lang: str) -> str | None:
     return text if text is not None else _lookup("web", key, "en", None)
 
 
-@cache
+#: Each game's seat options and preset key, as its rules told them (``tell_option_kinds``,
+#: called by ``core.rules`` for the rules it refuses or describes): the locale imports no
+#: game, so a game never seen in this process has neither (values then shown as given).
+_OPTION_KINDS: dict[str, tuple[frozenset[str], str | None]] = {}
+
+
+def tell_option_kinds(game: str, seats: frozenset[str], preset_key: str | None) -> None:
+    """Say which options of ``game`` are seats (shown counted from 1) and its preset key."""
+    _OPTION_KINDS[game] = (seats, preset_key)
+
+
 def _option_kinds(game: str) -> tuple[frozenset[str], str | None]:
-    """The seat options of ``game``'s rules and its preset key (none for an unknown game).
-
-    Read from the game's option declarations (``core.options``), imported when first asked:
-    by then the game's rules are loaded (a refusal comes from them)."""
-    try:
-        from aceydeucey.core.options import option_specs
-        from aceydeucey.core.registry import game_class
-
-        specs = option_specs(game_class(game).rules_class)
-    except (ValueError, ImportError, AttributeError):
-        return frozenset(), None
-    seats = frozenset(s.name for s in specs if s.seat)
-    return seats, next((s.name for s in specs if s.preset_key), None)
+    return _OPTION_KINDS.get(game, (frozenset(), None))
 
 
 def option_label(game: str, name: str, lang: str = "en") -> str:
