@@ -72,7 +72,7 @@ WINDOW_2PLY = 0.08
 MAX_2PLY: int | None = 8
 #: After a 1-2, 2-ply looks at the best this many doubles by 0-ply (their best plays),
 #: the others keep their 0-ply values and rank below.
-DOUBLES_2PLY = 2
+DOUBLES_2PLY = 3
 #: The hands of the side to act next, in the order :meth:`Evaluator.best_replies` takes
 #: them: a roll (the 21 :data:`ROLLS`), or the double it names (1 to 6, four dice each).
 HANDS: dict[str, tuple[tuple[int, ...], ...]] = {
