@@ -15,12 +15,14 @@ the last checker is worth the game's result exactly.
 
 * **0-ply**: each resulting position is evaluated by the network once (all
   plays in one NumPy batch).
-* **2-ply**: the best few plays by 0-ply (:data:`TOP_2PLY`, and any play
-  within :data:`WINDOW_2PLY` of the best) are looked at again: for each of the
-  21 rolls of the side to act next, that side's best reply by 0-ply, averaged
-  over the rolls with their probabilities (1/36 for doubles, 2/36 for the
-  others), as the strong engines' 2-ply does.  Before a named double the side
-  to act names the best double instead.
+* **2-ply**: the best few plays by 0-ply (:data:`TOP_2PLY`, and any play within
+  :data:`WINDOW_2PLY` of the best, :data:`MAX_2PLY` at most) are looked at again:
+  for each of the 21 rolls of the side to act next, that side's best reply by
+  0-ply, averaged over the rolls with their probabilities (1/36 for doubles, 2/36
+  for the others), as the strong engines' 2-ply does; before a named double the
+  side to act names the best double instead.  One Numba call does it for all the
+  plays looked at (:meth:`Evaluator.best_replies`).  After a 1-2 the best
+  :data:`DOUBLES_2PLY` doubles by 0-ply are looked at so.
 
 Races in which both sides are home are valued exactly from the one-sided bear-off table
 (:mod:`.bearoff`) when it is built for these rules (``aceydeucey bearoff build``), rather
@@ -33,19 +35,30 @@ the loser has not borne off), money equity (±1, ±2, ±3) for gammon scoring.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from aceydeucey import kernels
 from aceydeucey.backgammon import bearoff, generate, kernel
 from aceydeucey.backgammon.board import CHECKERS, Position
-from aceydeucey.backgammon.net import Network, shipped_for
+from aceydeucey.backgammon.net import Network, best_replies, shipped_for
 from aceydeucey.backgammon.notation import Play
 from aceydeucey.backgammon.rules import BackgammonRules
 from aceydeucey.backgammon.turn import EV_PLAY, TurnSteps, play_fields
 from aceydeucey.core.errors import AceyDeuceyError
 
-__all__ = ["ROLLS", "TOP_2PLY", "WINDOW_2PLY", "Choice", "Evaluator", "points_won"]
+__all__ = [
+    "DOUBLES_2PLY",
+    "HANDS",
+    "MAX_2PLY",
+    "ROLLS",
+    "TOP_2PLY",
+    "WINDOW_2PLY",
+    "Choice",
+    "Evaluator",
+    "points_won",
+]
 
 #: The 21 distinct rolls, larger die first, with their probabilities (out of 36).
 ROLLS: tuple[tuple[int, int, int], ...] = tuple(
@@ -55,6 +68,21 @@ ROLLS: tuple[tuple[int, int, int], ...] = tuple(
 TOP_2PLY = 4
 #: ... and any other within this much equity of the 0-ply best (per point of scoring).
 WINDOW_2PLY = 0.08
+#: ... but never more than this many in all (the best by 0-ply; ``None``: no limit).
+MAX_2PLY: int | None = 8
+#: After a 1-2, 2-ply looks at the best this many doubles by 0-ply (their best plays),
+#: the others keep their 0-ply values and rank below.
+DOUBLES_2PLY = 3
+#: The hands of the side to act next, in the order :meth:`Evaluator.best_replies` takes
+#: them: a roll (the 21 :data:`ROLLS`), or the double it names (1 to 6, four dice each).
+HANDS: dict[str, tuple[tuple[int, ...], ...]] = {
+    "roll": tuple((a,) * 4 if a == b else (a, b) for a, b, _ in ROLLS),
+    "named": tuple((d,) * 4 for d in range(1, 7)),
+}
+#: The rolls' weights (out of 36), in the order of :data:`ROLLS`.
+_WEIGHTS = np.array([weight for _, _, weight in ROLLS], dtype=np.float64)
+#: Scoring codes of the kernel (:func:`.net.best_replies`).
+_SCORING = {"per_checker": 0, "single": 1}
 
 
 @dataclass(frozen=True)
@@ -81,20 +109,65 @@ def points_won(board: np.ndarray[Any, Any], scoring: str) -> int:
     return 2
 
 
-class Evaluator:
-    """The network's view of positions under one set of rules (not thread-safe)."""
+class _Ranked(NamedTuple):
+    """The plays of one hand with their values (``values``, ``equities`` by row) and their
+    order (``ranking``, best first), and what follows them (``flip``, ``pending``)."""
 
-    def __init__(self, rules: BackgammonRules, net: Network | None = None) -> None:
+    plays: Any
+    boards: np.ndarray[Any, Any]
+    flipped: np.ndarray[Any, Any]
+    values: np.ndarray[Any, Any]
+    equities: np.ndarray[Any, Any]
+    ranking: list[int]
+    flip: bool
+    pending: int
+    chain: int
+
+
+class Evaluator:
+    """The network's view of positions under one set of rules (not thread-safe).
+
+    ``max_2ply`` and ``doubles_2ply`` bound what 2-ply looks at again (:data:`MAX_2PLY`,
+    :data:`DOUBLES_2PLY`; ``None`` and 6 look at every play within the window and every
+    double, as before the bounds).
+    """
+
+    def __init__(
+        self,
+        rules: BackgammonRules,
+        net: Network | None = None,
+        *,
+        max_2ply: int | None = MAX_2PLY,
+        doubles_2ply: int = DOUBLES_2PLY,
+    ) -> None:
         self.rules = rules
         self.net = net if net is not None else shipped_for(rules)
         self.spec = self.net.spec
         self.params = kernel.move_params_of(rules)
         self._generator = kernel.Generator()
         self._scale = 15.0 if self.spec.name == "points" else 1.0
+        self.max_2ply = max_2ply
+        self.doubles_2ply = doubles_2ply
         #: the turn structure's step under these rules (what follows a play)
         self.turns = TurnSteps(rules)
         #: the exact one-sided bear-off table of these rules, when built
         self.bearoff = _bearoff_table(rules)
+        # the kernel's view of the outputs and equity (see net.best_replies)
+        perm, comp, coef = self.spec.arrays()
+        bias = self.spec.bias
+        if rules.scoring == "single" and self.spec.name == "gammons":
+            coef = np.zeros(self.spec.size)
+            coef[0], bias = 2.0, -1.0
+        self._kernel_spec = (perm, comp, coef, float(bias))
+        self._won = np.array([self.won(points) for points in range(CHECKERS + 1)])
+        self._hands = {
+            name: (
+                np.array([[*dice, 0, 0, 0, 0][:4] for dice in hands], dtype=np.int64),
+                np.array([len(dice) for dice in hands], dtype=np.int64),
+            )
+            for name, hands in HANDS.items()
+        }
+        self._turn_tables: dict[tuple[str, int], tuple[np.ndarray[Any, Any], ...]] = {}
 
     # -- what follows a play ----------------------------------------------------------
     def next_turn(
@@ -162,28 +235,58 @@ class Evaluator:
             return single
         return self.spec.equity(outputs)
 
-    def _plays(
-        self, board: np.ndarray[Any, Any], dice: tuple[int, ...]
-    ) -> tuple[np.ndarray[Any, Any], int]:
-        results, _, _, used = self._generator.plays(
-            board, np.array(dice, dtype=np.int64), self.params
-        )
-        return results, used
-
     def _best_reply(
         self, board: np.ndarray[Any, Any], dice: tuple[int, ...], kind: str, chain: int
     ) -> np.ndarray[Any, Any]:
-        """Outputs of the 0-ply best play of ``dice`` for the side on roll of ``board``."""
-        results, used = self._plays(board, dice)
+        """Outputs of the 0-ply best play of ``dice`` for the side on roll of ``board`` (the
+        plain way, one hand at a time: :meth:`best_replies` does it for many)."""
+        dice_array = np.array(dice, dtype=np.int64)
+        results, _, _, used = self._generator.plays(board, dice_array, self.params)
         flip, pending = self.next_turn(kind, dice, used, chain)
         values = self.values(results, flip, pending)
         best: np.ndarray[Any, Any] = values[int(np.argmax(self.equity(values)))]
         return best
 
-    def _best_double(self, board: np.ndarray[Any, Any], chain: int) -> np.ndarray[Any, Any]:
-        """Outputs of the best named double's best play at 0-ply (side on roll of ``board``)."""
-        options = [self._best_reply(board, (d,) * 4, "named", chain) for d in range(1, 7)]
-        return max(options, key=lambda v: float(self.equity(v)))
+    def _turn_table(self, kind: str, chain: int) -> tuple[np.ndarray[Any, Any], ...]:
+        """``(flips, pendings)``: :meth:`next_turn` of each hand of ``HANDS[kind]`` (rows)
+        after playing ``u`` of its dice (column ``u``)."""
+        key = (kind, chain)
+        table = self._turn_tables.get(key)
+        if table is None:
+            flips = np.zeros((len(HANDS[kind]), 5), dtype=np.int64)
+            pendings = np.zeros((len(HANDS[kind]), 5), dtype=np.int64)
+            for r, dice in enumerate(HANDS[kind]):
+                for used in range(len(dice) + 1):
+                    flips[r, used], pendings[r, used] = self.next_turn(kind, dice, used, chain)
+            table = self._turn_tables[key] = (flips, pendings)
+        return table
+
+    @kernels.needs("net")
+    def best_replies(
+        self, boards: np.ndarray[Any, Any], kind: str = "roll", chain: int = 0
+    ) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """Outputs (``(k, hands, outputs)``) of the 0-ply best play of each hand of
+        ``HANDS[kind]`` (the 21 rolls, or the six named doubles) for the side on roll of
+        each of the ``k`` boards, for that side: what :meth:`_best_reply` gives hand by
+        hand, in one call of the Numba kernel (:func:`.net.best_replies`)."""
+        boards = np.ascontiguousarray(np.atleast_2d(boards), dtype=np.int8)
+        dice_sets, n_dice = self._hands[kind]
+        flips, pendings = self._turn_table(kind, chain)
+        perm, comp, coef, bias = self._kernel_spec
+        net = self.net
+        best = np.zeros((boards.shape[0], len(n_dice), self.spec.size))
+        flagged = np.zeros((boards.shape[0], len(n_dice)), dtype=np.int64)
+        code = best_replies(
+            boards, dice_sets, n_dice, self.params, flips, pendings, net.w1, net.b1, net.w2,
+            net.b2, perm, comp, coef, bias, _SCORING.get(self.rules.scoring, 2), self._won,
+            self.bearoff is not None, self._generator.work_space, best, flagged,
+        )  # fmt: skip
+        if code < 0:
+            raise RuntimeError("fast move generation overflowed its result table")
+        for k, r in np.argwhere(flagged):
+            # a race with both sides home among the plays: the table's exact values
+            best[k, r] = self._best_reply(boards[k], HANDS[kind][r], kind, chain)
+        return best
 
     def lookahead(
         self, board: np.ndarray[Any, Any], pending: int, chain: int
@@ -193,24 +296,91 @@ class Evaluator:
         Before a named double (``pending``): its best double at 0-ply.  Otherwise the
         average over the 21 rolls of that side's best 0-ply reply.
         """
-        if pending:
-            return self._best_double(board, chain)
-        weights = np.array([weight for _, _, weight in ROLLS], dtype=np.float64)
-        result: np.ndarray[Any, np.dtype[np.float64]] = weights @ self.roll_values(board, chain)
-        return result / 36.0
+        result: np.ndarray[Any, np.dtype[np.float64]] = self.lookahead_many(
+            np.asarray(board)[None, :], pending, chain
+        )[0]
+        return result
+
+    def lookahead_many(
+        self, boards: np.ndarray[Any, Any], pending: int, chain: int
+    ) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """:meth:`lookahead` of each of the boards (rows), in one call of the kernel."""
+        if pending:  # the first best of the doubles 1..6
+            best = self.best_replies(boards, "named", chain)
+            pick = np.argmax(self.equity(best), axis=1)
+            named: np.ndarray[Any, np.dtype[np.float64]] = best[np.arange(len(best)), pick]
+            return named
+        best = self.best_replies(boards, "roll", chain)
+        return np.array([_WEIGHTS @ rows / 36.0 for rows in best]).reshape(len(best), -1)
 
     def roll_values(
         self, board: np.ndarray[Any, Any], chain: int = 0
     ) -> np.ndarray[Any, np.dtype[np.float64]]:
         """Outputs of the side on roll's 0-ply best play of each of the 21 :data:`ROLLS`
         (rows in their order), for that side: what each roll is worth to it."""
-        rows = []
-        for a, b, _ in ROLLS:
-            dice = (a,) * 4 if a == b else (a, b)
-            rows.append(self._best_reply(board, dice, "roll", chain))
-        return np.array(rows)
+        result: np.ndarray[Any, np.dtype[np.float64]] = self.best_replies(
+            np.asarray(board)[None, :], "roll", chain
+        )[0]
+        return result
 
     # -- ranking ----------------------------------------------------------------------
+    def _rank0(
+        self,
+        position: Position,
+        dice: tuple[int, ...],
+        kind: str,
+        chain: int,
+        may_enter: bool = True,
+        may_reenter: bool = True,
+    ) -> _Ranked:
+        """Every legal play of ``dice`` with its 0-ply value, best first."""
+        plays = generate.legal_plays(
+            position, dice, self.rules, may_enter=may_enter, may_reenter=may_reenter
+        )
+        data = generate.packed_rows(plays)
+        if data is not None:
+            rows = np.frombuffer(data, dtype=np.int8).reshape(len(plays), kernel.ROW)
+            boards = rows[:, : kernel.SLOTS]
+            flipped = rows[:, kernel.ROW_FLIPPED : kernel.ROW_FLIPPED + kernel.SLOTS]
+        else:
+            boards = np.frombuffer(
+                b"".join(_board_bytes(play) for play in plays), dtype=np.int8
+            ).reshape(len(plays), kernel.SLOTS)
+            flipped = np.array([kernel.flip_board(b) for b in boards]).reshape(-1, kernel.SLOTS)
+        used = len(dice) - len(plays[0].unused) if plays else 0
+        flip, pending = self.next_turn(kind, dice, used, chain)
+        values = self.values(boards, flip, pending)
+        equities = self.equity(values)
+        ranking = [int(r) for r in np.argsort(-equities, kind="stable")]
+        return _Ranked(plays, boards, flipped, values, equities, ranking, flip, pending, chain)
+
+    def _deepen(self, ranked: _Ranked) -> _Ranked:
+        """``ranked`` with its best plays by 0-ply looked at again at 2-ply: the best
+        :data:`TOP_2PLY` and any within :data:`WINDOW_2PLY` of the best, at most
+        ``max_2ply``; they rank above the others, among themselves by 2-ply."""
+        ranking, equities = ranked.ranking, ranked.equities
+        if len(ranking) <= 1:
+            return ranked
+        # ranking is by 0-ply equity, so the plays to look at again are a prefix of it
+        best = equities[ranking[0]]
+        close = int(np.count_nonzero(equities >= best - WINDOW_2PLY * self._scale))
+        count = max(TOP_2PLY, close)
+        if self.max_2ply is not None:
+            count = min(count, max(TOP_2PLY, self.max_2ply))
+        looked, rest = ranking[:count], ranking[count:]
+        flip, pending = ranked.flip, ranked.pending
+        next_chain = ranked.chain + 1 if pending else (0 if flip else ranked.chain)
+        values = ranked.values.copy()
+        # a play that wins the game keeps its exact value
+        deep = [r for r in looked if ranked.boards[r, 28] != CHECKERS]
+        if deep:
+            after = ranked.flipped[deep] if flip else ranked.boards[deep]
+            outputs = self.lookahead_many(after, 0 if flip else pending, next_chain)
+            values[deep] = self.spec.flip(outputs) if flip else outputs
+        equities = self.equity(values)
+        ranking = sorted(looked, key=lambda r: -equities[r]) + rest
+        return ranked._replace(values=values, equities=equities, ranking=ranking)
+
     def rank_plays(
         self,
         position: Position,
@@ -223,44 +393,35 @@ class Evaluator:
         may_reenter: bool = True,
     ) -> list[Choice]:
         """Every legal play of ``dice`` with its equity for the mover, best first."""
-        plays = generate.legal_plays(
-            position, dice, self.rules, may_enter=may_enter, may_reenter=may_reenter
-        )
-        boards = np.frombuffer(
-            b"".join(_board_bytes(play) for play in plays), dtype=np.int8
-        ).reshape(len(plays), kernel.SLOTS)
-        used = len(dice) - len(plays[0].unused) if plays else 0
-        flip, pending = self.next_turn(kind, dice, used, chain)
-        values = self.values(boards, flip, pending)
-        equities = self.equity(values)
-        ranking = [int(r) for r in np.argsort(-equities, kind="stable")]
-        if ply >= 2 and len(plays) > 1:
-            # ranking is by 0-ply equity, so the plays to look at again are a prefix of it
-            best = equities[ranking[0]]
-            close = int(np.count_nonzero(equities >= best - WINDOW_2PLY * self._scale))
-            looked, rest = ranking[: max(TOP_2PLY, close)], ranking[max(TOP_2PLY, close) :]
-            next_chain = chain + 1 if pending else (0 if flip else chain)
-            for r in looked:
-                if boards[r, 28] == CHECKERS:
-                    continue  # the game is won: its value is exact
-                after = kernel.flip_board(boards[r]) if flip else boards[r]
-                deep = self.lookahead(after, 0 if flip else pending, next_chain)
-                values[r] = self.spec.flip(deep) if flip else deep
-            equities = self.equity(values)
-            # the plays looked at again rank above the others, among themselves by 2-ply
-            ranking = sorted(looked, key=lambda r: -equities[r]) + rest
-        return [
-            Choice(str(plays[r]), float(equities[r]), tuple(map(float, values[r])), plays[r])
-            for r in ranking
-        ]
+        ranked = self._rank0(position, dice, kind, chain, may_enter, may_reenter)
+        if ply >= 2:
+            ranked = self._deepen(ranked)
+        return [_choice(ranked, r) for r in ranked.ranking]
 
     def rank_doubles(self, position: Position, *, chain: int = 0, ply: int = 0) -> list[Choice]:
-        """The six doubles to name after a 1-2, each worth its best play, best first."""
+        """The six doubles to name after a 1-2, each worth its best play, best first.
+
+        At 2-ply the best ``doubles_2ply`` of them by 0-ply (:data:`DOUBLES_2PLY`) are
+        looked at again, and rank above the others, among themselves by 2-ply.
+        """
+        ranked = {d: self._rank0(position, (d,) * 4, "named", chain) for d in range(6, 0, -1)}
+
+        def value(d: int) -> float:
+            return float(ranked[d].equities[ranked[d].ranking[0]])
+
+        order = sorted(ranked, key=lambda d: -value(d))  # stable: 6 .. 1 among equals
+        looked = order
+        if ply >= 2:
+            looked = order[: self.doubles_2ply]
+            for d in sorted(looked, reverse=True):
+                ranked[d] = self._deepen(ranked[d])
+            looked = sorted(sorted(looked, reverse=True), key=lambda d: -value(d))
+        rest = [d for d in order if d not in looked]
         choices = []
-        for d in range(6, 0, -1):
-            best = self.rank_plays(position, (d,) * 4, kind="named", chain=chain, ply=ply)[0]
+        for d in looked + rest:
+            best = _choice(ranked[d], ranked[d].ranking[0])
             choices.append(Choice(f"double {d}", best.equity, best.outputs, best.play, double=d))
-        return sorted(choices, key=lambda c: -c.equity)
+        return choices
 
     def position_value(self, position: Position, *, pending: bool = False) -> Choice:
         """The network's outputs and equity for the side on roll of ``position``."""
@@ -276,6 +437,12 @@ def _bearoff_table(rules: BackgammonRules) -> bearoff.OneSided | None:
         return bearoff.one_sided(rules, build=False)
     except AceyDeuceyError:
         return None
+
+
+def _choice(ranked: _Ranked, row: int) -> Choice:
+    play = ranked.plays[row]
+    values = ranked.values[row]
+    return Choice(str(play), float(ranked.equities[row]), tuple(map(float, values)), play)
 
 
 def _board_bytes(play: Play) -> bytes:

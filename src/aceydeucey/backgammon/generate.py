@@ -62,6 +62,7 @@ __all__ = [
     "kernel_ready",
     "legal_plays",
     "listed_play_facts",
+    "packed_rows",
     "play_ends_game",
     "to_board",
     "warm_up",
@@ -178,6 +179,13 @@ def result_board(play: Play) -> bytes | None:
     start = play[1] * ROW
     data: bytes = play[0].data
     return data[start : start + SLOTS]
+
+
+def packed_rows(plays: Sequence[Play]) -> bytes | None:
+    """The kernel's rows of a roll's plays (:data:`.kernel.ROW` bytes each, in the plays'
+    order: the board after the play, the same from the other side, the moves), or ``None``
+    for plays the kernel did not make."""
+    return plays.data if isinstance(plays, _Plays) else None
 
 
 def flipped_board(play: Play) -> bytes | None:

@@ -74,6 +74,7 @@ import numpy as np
 from numba import njit
 
 from aceydeucey import kernels
+from aceydeucey.backgammon.kernel import generate_rows
 from aceydeucey.core.errors import ArgumentError, message
 
 __all__ = [
@@ -298,6 +299,118 @@ def _evaluate_rows(
 
 
 @njit(cache=True)
+def best_replies(
+    boards: Any,
+    dice_sets: Any,
+    n_dice: Any,
+    params: Any,
+    flips: Any,
+    pendings: Any,
+    w1: Any,
+    b1: Any,
+    w2: Any,
+    b2: Any,
+    perm: Any,
+    comp: Any,
+    coef: Any,
+    bias: float,
+    scoring: int,
+    won: Any,
+    races: bool,
+    work: Any,
+    best: Any,
+    flagged: Any,
+) -> int:
+    """For each board ``k`` and each hand ``r`` of ``dice_sets``: the outputs, for the side
+    on roll of ``boards[k]``, of its best play of that hand by 0-ply equity, into
+    ``best[k, r]``.  One call for what :meth:`.evaluator.Evaluator._best_reply` does hand by
+    hand (the same kernels in the same order, so the same figures).
+
+    ``dice_sets[r, :n_dice[r]]`` is hand ``r``; after a play using ``u`` of its dice the
+    result is evaluated for the opponent (turned round) when ``flips[r, u]``, else for the
+    mover, naming a double next when ``pendings[r, u]``.  ``perm``/``comp`` turn outputs
+    round (:meth:`OutputSpec.flip`); equity is ``bias + coef . outputs``.  A play bearing
+    off the mover's last checker is worth ``won[points]`` (``scoring``: 0 per checker, 1
+    single, 2 gammons; see :func:`.evaluator.points_won`).  ``work`` is a move generator's
+    work space (:attr:`.kernel.Generator.work_space`).  With ``races``, a hand whose plays
+    include a race with both sides home (valued from the bear-off table by the caller,
+    not here) sets ``flagged[k, r]`` and is the caller's to value.  Returns 0, or -1 when
+    the move generator overflowed.
+    """
+    pos, moves, meta, table, keep, gwork, aux, rows = work
+    idx = np.zeros(MAX_ACTIVE, dtype=np.int64)
+    val = np.zeros(MAX_ACTIVE, dtype=np.float64)
+    hid = np.zeros(b1.shape[0], dtype=np.float64)
+    size = b2.shape[0]
+    raw = np.zeros(size, dtype=np.float64)
+    cur = np.zeros(size, dtype=np.float64)
+    for k in range(boards.shape[0]):
+        for r in range(dice_sets.shape[0]):
+            n, used = generate_rows(
+                boards[k], dice_sets[r, : n_dice[r]], params, pos, moves, meta, table, keep,
+                gwork, aux, rows,
+            )  # fmt: skip
+            if n < 0:
+                return -1
+            flip = flips[r, used] != 0
+            pending = 0 if flip else pendings[r, used]
+            flagged[k, r] = 0
+            top = -np.inf
+            for j in range(n):
+                row = rows[j]
+                if races and (flip or pending == 0) and _race_row(row):
+                    flagged[k, r] = 1
+                if row[28] == 15:
+                    # the mover has borne off its last checker: the game's result
+                    if scoring == 0:
+                        points = 15 - row[29]
+                    elif scoring == 1 or row[29] > 0:
+                        points = 1
+                    else:
+                        points = 2
+                        if row[25] > 0 or row[27] > 0:
+                            points = 3
+                        for p in range(6):
+                            if row[p] < 0:
+                                points = 3
+                    for c in range(size):
+                        cur[c] = won[points, c]
+                else:
+                    nnz = features(row, flip, pending, idx, val)
+                    forward_sparse(idx, val, nnz, w1, b1, w2, b2, hid, raw)
+                    for c in range(size):
+                        if flip:
+                            o = raw[perm[c]]
+                            cur[c] = 1.0 - o if comp[c] != 0 else o
+                        else:
+                            cur[c] = raw[c]
+                e = 0.0
+                for c in range(size):
+                    e += cur[c] * coef[c]
+                e += bias
+                if e > top:
+                    top = e
+                    for c in range(size):
+                        best[k, r, c] = cur[c]
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _race_row(row: Any) -> bool:
+    """A race with both sides home and neither finished (:func:`.bearoff.race_rows`)."""
+    for p in range(6, 24):
+        if row[p] > 0:
+            return False
+    for p in range(18):
+        if row[p] < 0:
+            return False
+    for p in range(24, 28):
+        if row[p] != 0:
+            return False
+    return bool(row[28] != 15 and row[29] != 15)
+
+
+@njit(cache=True)
 def _encode_rows(boards: Any, flips: Any, pendings: Any, out: Any) -> None:
     idx = np.zeros(MAX_ACTIVE, dtype=np.int64)
     val = np.zeros(MAX_ACTIVE, dtype=np.float64)
@@ -331,11 +444,23 @@ def warm_up() -> None:
     the function of ``aceydeucey.kernels``' target ``net``, each entry point once."""
     from aceydeucey.backgammon.board import standard_start
     from aceydeucey.backgammon.generate import to_board
+    from aceydeucey.backgammon.kernel import Generator, move_params
 
     boards = to_board(standard_start())[None, :]
     encode(boards)
+    work = Generator().work_space
     for outputs in OUTPUTS:
-        Network.initial("classic", outputs, 4, 0).evaluate(boards, False, 0)
+        net = Network.initial("classic", outputs, 4, 0)
+        net.evaluate(boards, False, 0)
+        perm, comp, coef = net.spec.arrays()
+        size = net.spec.size
+        best_replies(
+            boards, np.array([[3, 1, 0, 0]]), np.array([2]), move_params(),
+            np.zeros((1, 5), dtype=np.int64), np.zeros((1, 5), dtype=np.int64),
+            net.w1, net.b1, net.w2, net.b2, perm, comp, coef, net.spec.bias, 2,
+            np.zeros((16, size)), True, work, np.zeros((1, 1, size)),
+            np.zeros((1, 1), dtype=np.int64),
+        )  # fmt: skip
 
 
 # -- the network ---------------------------------------------------------------------------

@@ -1,0 +1,234 @@
+"""2-ply in one kernel call: the batched replies against a plain position-by-position
+reference, the bounds on what 2-ply looks at again, and the bear-off table's races."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+import numpy as np
+import pytest
+
+from aceydeucey.backgammon import generate
+from aceydeucey.backgammon.bots import position_of, rank_observation
+from aceydeucey.backgammon.evaluator import (
+    HANDS,
+    ROLLS,
+    TOP_2PLY,
+    WINDOW_2PLY,
+    Choice,
+    Evaluator,
+)
+from aceydeucey.backgammon.game import BackgammonGame
+from aceydeucey.backgammon.kernel import flip_board
+from aceydeucey.backgammon.rules import BackgammonRules
+from aceydeucey.core.chance import Seeded
+
+from .test_bearoff import home, rules_of, small_table
+
+
+@cache
+def observations(variant: str, games: int = 3, seed: int = 11) -> list[dict[str, Any]]:
+    """Observations of the seat to act, where it has a choice, from random games."""
+    game = BackgammonGame(BackgammonRules.resolve(variant=variant))
+    chance = Seeded(seed)
+    rng = random.Random(seed)
+    found = []
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state = state.apply(chance.choose(state))
+                continue
+            seat = state.current_player()
+            observation = state.observation(seat)
+            legal = observation["legal_actions"]
+            if len(legal) > 1 and not legal[0].startswith("double "):
+                found.append(observation)  # a checker play with a choice
+            state = state.apply(state.parse_action(rng.choice(legal)), seat=seat)
+    return found
+
+
+def sample(variant: str, count: int) -> list[dict[str, Any]]:
+    found = observations(variant)
+    return found[:: max(1, len(found) // count)][:count]
+
+
+def evaluator(variant: str, **bounds: Any) -> Evaluator:
+    return Evaluator(BackgammonRules.resolve(variant=variant), **bounds)
+
+
+# -- the plain reference: one position, one roll at a time ------------------------------------
+
+
+def reference_lookahead(
+    ev: Evaluator, board: np.ndarray[Any, Any], pending: int, chain: int
+) -> Any:
+    if pending:
+        options = [ev._best_reply(board, (d,) * 4, "named", chain) for d in range(1, 7)]
+        return max(options, key=lambda v: float(ev.equity(v)))
+    rows = [ev._best_reply(board, dice, "roll", chain) for dice in HANDS["roll"]]
+    weights = np.array([w for _, _, w in ROLLS], dtype=np.float64)
+    return weights @ np.array(rows) / 36.0
+
+
+def reference_rank(
+    ev: Evaluator, observation: dict[str, Any], limit: int | None
+) -> list[tuple[str, float]]:
+    """2-ply as it was written before the kernel: each candidate's 21 rolls one by one."""
+    position = position_of(observation)
+    dice = tuple(int(d) for d in observation["dice"])
+    kind = observation.get("dice_kind") or "roll"
+    chain = int(observation.get("chain", 0))
+    plays = generate.legal_plays(
+        position,
+        dice,
+        ev.rules,
+        may_enter=bool(observation["entry_gate_passed"][0]),
+        may_reenter=ev.turns.bar_open(kind, dice),
+    )
+    boards = np.array([generate.to_board(play.result) for play in plays]).reshape(len(plays), -1)
+    used = len(dice) - len(plays[0].unused)
+    flip, pending = ev.next_turn(kind, dice, used, chain)
+    values = ev.values(boards, flip, pending)
+    equities = ev.equity(values)
+    ranking = [int(r) for r in np.argsort(-equities, kind="stable")]
+    if len(plays) > 1:
+        best = equities[ranking[0]]
+        scale = 15.0 if ev.spec.name == "points" else 1.0
+        count = max(TOP_2PLY, int(np.count_nonzero(equities >= best - WINDOW_2PLY * scale)))
+        if limit is not None:
+            count = min(count, max(TOP_2PLY, limit))
+        looked, rest = ranking[:count], ranking[count:]
+        next_chain = chain + 1 if pending else (0 if flip else chain)
+        for r in looked:
+            if boards[r, 28] == 15:
+                continue
+            after = flip_board(boards[r]) if flip else boards[r]
+            deep = reference_lookahead(ev, after, 0 if flip else pending, next_chain)
+            values[r] = ev.spec.flip(deep) if flip else deep
+        equities = ev.equity(values)
+        ranking = sorted(looked, key=lambda r: -equities[r]) + rest
+    return [(str(plays[r]), float(equities[r])) for r in ranking]
+
+
+def texts_and_equities(choices: list[Choice]) -> list[tuple[str, float]]:
+    return [(c.text, c.equity) for c in choices]
+
+
+def assert_same_ranking(got: list[tuple[str, float]], want: list[tuple[str, float]]) -> None:
+    assert [t for t, _ in got] == [t for t, _ in want]
+    np.testing.assert_allclose([e for _, e in got], [e for _, e in want], rtol=0, atol=1e-12)
+
+
+# -- the kernel against the reference ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["acey-deucey", "classic"])
+@pytest.mark.parametrize("kind", ["roll", "named"])
+def test_batched_replies_equal_the_roll_by_roll_reference(variant: str, kind: str) -> None:
+    ev = evaluator(variant)
+    observations = sample(variant, 12)
+    boards = np.array([generate.to_board(position_of(o)) for o in observations])
+    for chain in (0, 1):
+        batched = ev.best_replies(boards, kind, chain)
+        assert batched.shape == (len(boards), len(HANDS[kind]), ev.spec.size)
+        for k, board in enumerate(boards):
+            want = np.array([ev._best_reply(board, dice, kind, chain) for dice in HANDS[kind]])
+            np.testing.assert_allclose(batched[k], want, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("variant", ["acey-deucey", "classic"])
+def test_lookahead_equals_the_reference(variant: str) -> None:
+    ev = evaluator(variant)
+    boards = np.array([generate.to_board(position_of(o)) for o in sample(variant, 6)])
+    for pending in (0, 1):
+        many = ev.lookahead_many(boards, pending, 0)
+        for k, board in enumerate(boards):
+            want = reference_lookahead(ev, board, pending, 0)
+            np.testing.assert_allclose(many[k], want, rtol=0, atol=1e-12)
+            np.testing.assert_allclose(ev.lookahead(board, pending, 0), want, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("variant", "limit"), [("classic", None), ("classic", 8), ("acey-deucey", 8)]
+)
+def test_two_ply_rankings_equal_the_reference(variant: str, limit: int | None) -> None:
+    ev = evaluator(variant, max_2ply=limit)
+    for observation in sample(variant, 10):
+        got = texts_and_equities(rank_observation(ev, observation, 2))
+        assert_same_ranking(got, reference_rank(ev, observation, limit))
+
+
+def test_a_wide_window_is_cut_to_the_bound() -> None:
+    """Many plays within the window: the bound keeps the 0-ply best ``max_2ply`` of them,
+    looked at again; the rest keep their 0-ply order and values below them."""
+    rules = BackgammonRules.resolve(variant="acey-deucey")
+    shallow_ev, deep_ev = Evaluator(rules), Evaluator(rules, max_2ply=8)
+    for observation in observations("acey-deucey"):
+        position = position_of(observation)
+        shallow = shallow_ev.rank_plays(position, (4, 4, 4, 4))
+        close = sum(c.equity >= shallow[0].equity - WINDOW_2PLY * 15 for c in shallow)
+        if close > 8:  # the case the bound is for
+            break
+    else:
+        pytest.fail("no position with more than 8 plays in the window")
+    deep = deep_ev.rank_plays(position, (4, 4, 4, 4), ply=2)
+    assert {c.text for c in deep[:8]} == {c.text for c in shallow[:8]}
+    assert texts_and_equities(deep[8:]) == texts_and_equities(shallow[8:])
+    assert texts_and_equities(deep[:8]) != texts_and_equities(shallow[:8])
+
+
+# -- the named double -------------------------------------------------------------------------
+
+
+def state_at_double() -> Any:
+    game = BackgammonGame(BackgammonRules.resolve(variant="acey-deucey"))
+    state = game.new_initial_state().apply("opening 5-2").apply("2-1")
+    state = state.apply(str(state.legal_actions()[0]))
+    assert state.phase == "double"
+    return state
+
+
+@pytest.mark.parametrize("looked", [1, 2, 6])
+def test_two_ply_looks_again_at_the_best_doubles_by_0_ply(looked: int) -> None:
+    state = state_at_double()
+    ev = Evaluator(state.game.rules, doubles_2ply=looked)
+    shallow = ev.rank_doubles(state.position, chain=1)
+    deep = ev.rank_doubles(state.position, chain=1, ply=2)
+    top = [c.double for c in shallow[:looked]]
+    assert sorted(c.double for c in deep[:looked]) == sorted(top)
+    for choice in deep[:looked]:
+        # each worth its best play at 2-ply
+        best = ev.rank_plays(state.position, (choice.double,) * 4, kind="named", chain=1, ply=2)
+        assert (choice.text, choice.equity) == (f"double {choice.double}", best[0].equity)
+    assert [c.equity for c in deep[:looked]] == sorted(
+        (c.equity for c in deep[:looked]), reverse=True
+    )
+    assert texts_and_equities(deep[looked:]) == texts_and_equities(shallow[looked:])
+
+
+# -- races valued from the bear-off table -------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["classic", "acey-deucey"])
+def test_replies_in_a_home_race_take_the_tables_values(name: str) -> None:
+    """A hand whose plays reach races with both sides home goes to the table, as the
+    roll-by-roll reference does (the kernel leaves those hands to it)."""
+    ev = Evaluator(rules_of(name))
+    ev.bearoff = small_table(name)
+    boards = np.array(
+        [
+            generate.to_board(home((1, 0, 1, 0, 0, 1), (0, 2, 0, 0, 1, 0))),
+            generate.to_board(home((0, 1, 1, 0, 1, 0), (1, 1, 0, 1, 0, 0))),
+        ]
+    )
+    for kind in ("roll", "named"):
+        batched = ev.best_replies(boards, kind, 0)
+        for k, board in enumerate(boards):
+            want = np.array([ev._best_reply(board, dice, kind, 0) for dice in HANDS[kind]])
+            np.testing.assert_allclose(batched[k], want, rtol=0, atol=1e-12)
+        # the network alone values these races otherwise: the table was used
+        plain = Evaluator(rules_of(name)).best_replies(boards, kind, 0)
+        assert not np.allclose(plain, batched)
