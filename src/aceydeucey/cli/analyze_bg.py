@@ -33,7 +33,9 @@ __all__ = ["analyze_backgammon"]
 
 def analyze_backgammon(
     record_file: Annotated[Path, typer.Argument(help="A backgammon record (JSON).")],
-    ply: Annotated[int, typer.Option("--ply", help="Look-ahead: 0 or 2.")] = 0,
+    ply: Annotated[
+        int, typer.Option("--ply", help="Look-ahead: 0 or 2 (the stronger, the default).")
+    ] = 2,
     as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
     lang: LangOption = None,
 ) -> None:

@@ -58,7 +58,9 @@ def backgammon_command(
         typer.Option("--dice", help="The roll, e.g. 3-1 (a state ID may carry its own dice)."),
     ] = None,
     variant: Annotated[str, typer.Option("--variant", help="Rules variant.")] = "acey-deucey",
-    ply: Annotated[int, typer.Option("--ply", help="Look-ahead: 0 or 2.")] = 0,
+    ply: Annotated[
+        int, typer.Option("--ply", help="Look-ahead: 0 or 2 (the stronger, the default).")
+    ] = 2,
     as_json: Annotated[bool, typer.Option("--json", help="Print the ranking as JSON.")] = False,
     lang: LangOption = None,
 ) -> None:
