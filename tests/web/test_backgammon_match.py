@@ -215,6 +215,12 @@ def test_a_five_point_match_with_the_cube_against_the_bot(
     # players' error rates, a decision's loss under the board
     page.goto(f"{live_server}/tables/{tid}/replay")
     page.wait_for_selector("#an-status[data-state='done']", timeout=30_000)
+    # the result as the table said it: the match's winner by name, the final score, no
+    # seat counted by number; the title names classic backgammon, not the Acey-Deucey game
+    result = page.inner_text("#replay-result")
+    assert names[winner] in result and f"{score[winner]}–{score[1 - winner]}" in result, result
+    assert not re.search(r"\b(seat|lugar) \d", result), result
+    assert "Acey-Deucey" not in page.inner_text("#replay-title")
     analysis = api.post("/replay/analysis", content=json.dumps(record.json())).json()
     shown = page.get_attribute("#an-graph svg", "data-decisions")
     assert shown == str(len(analysis["decisions"])) and int(shown) > 10, shown

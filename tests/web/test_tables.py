@@ -304,8 +304,16 @@ def test_aces_in_the_pot_played_to_the_end(
     assert chips == [2 + int(r) for r in returns], (chips, returns)
     shown = page.eval_on_selector_all("#seat-list .bal", "els => els.map(e => +e.textContent)")
     assert shown == chips
+    # the result says the pot the winner took, and the replay says it as the table does
+    won = page.evaluate("aceydeucey.obs.outcome.params.pot")
+    said = {"en": f"Pot won: {won}", "pt": f"Pote ganho: {won}"}[lang]
+    assert said in page.inner_text("#after"), page.inner_text("#after")
     assert page.problems == [], page.problems
     page.screenshot(path=artifacts / f"aces-{lang}-{size['width']}.png", full_page=True)
+    page.goto(f"{live_server}/tables/{tid}/replay")
+    page.wait_for_function("document.getElementById('replay-result').textContent.length > 0")
+    result = page.inner_text("#replay-result")
+    assert said in result and not re.search(r"\b(seat|lugar) \d", result), result
 
 
 def test_a_watcher_gets_no_failing_chat_box(

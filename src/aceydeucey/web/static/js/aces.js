@@ -13,6 +13,12 @@ function lastDice(obs) {
 
 let heard = "";
 
+/** The result in words (the table's end screen and the replay): the pot the winner took. */
+export function resultWords(outcome) {
+  const pot = (outcome && outcome.params || {}).pot;
+  return typeof pot === "number" ? t("aces.result.pot", { pot }) : "";
+}
+
 export function balance(obs, i, view) {
   const { chips } = settled(obs, view?.rules);
   return chips[i] !== undefined ? String(chips[i]) : null;

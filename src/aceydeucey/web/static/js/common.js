@@ -146,6 +146,12 @@ export function showError(node, message) {
 
 export function gameName(id) { return has(`game.${id}`) ? t(`game.${id}`) : id; }
 
+/** A table's title: its variant's own name where it has one ("Backgammon"), else the game's. */
+export function tableTitle(game, variant) {
+  const key = `table.name.${game}.${variant}`;
+  return variant && has(key) ? t(key) : gameName(game);
+}
+
 /** The seat's display name: its nickname, its bot, or "Seat N". */
 export function seatName(seats, i) {
   const seat = (seats || [])[i];

@@ -1,6 +1,6 @@
 // The replay viewer: steps back and forth through a record's public observations,
 // which the server computes by replaying the record with the engine.
-import { api, h, t, has, gameName, showError, gameModule, addMessages, botName, PAGE, mixed } from "./common.js";
+import { api, h, t, has, tableTitle, showError, gameModule, addMessages, botName, PAGE, mixed } from "./common.js";
 import { boardAt, noteStep, showAnalysis } from "./replay_analysis.js";
 
 const $ = (id) => document.getElementById(id);
@@ -16,17 +16,18 @@ async function open(record) {
   module = await gameModule(data.game);
   if (module.messages) addMessages(module.messages());
   $("viewer").hidden = false;
-  $("replay-title").textContent = `${t("replay.title")} · ${gameName(data.game)}`;
+  const title = tableTitle(data.game, (data.rules || {}).variant);
+  $("replay-title").textContent = `${t("replay.title")} · ${title}`;
   const rules = data.rules || {};
   const preset = rules.preset || rules.variant; // in the players' words, as the table names it
   const presetKey = `preset.${data.game}.${preset}`;
-  $("replay-sub").textContent = [preset && has(presetKey) ? t(presetKey) : preset, t("replay.actions", { n: data.steps.length - 1 })].filter(Boolean).join(" · ");
+  const variant = preset && has(presetKey) ? t(presetKey) : preset;
+  $("replay-sub").textContent = [variant !== title && variant, t("replay.actions", { n: data.steps.length - 1 })].filter(Boolean).join(" · ");
   $("scrub").max = data.steps.length - 1;
   const fair = data.fairness || {};
   $("seed").textContent = fair.server_seed || fair.seed || "–";
   const out = data.outcome;
-  const words = out && module.resultWords ? module.resultWords(out, viewOf(data.steps.length - 1)) : "";
-  $("replay-result").textContent = out ? [out.message, words, (out.returns || []).map((r, i) => `${name(i)} ${mixed(r, { signed: true })}`).join(" · ")].filter(Boolean).join(". ") : t("replay.unfinished");
+  $("replay-result").textContent = out ? resultText(out) : t("replay.unfinished");
   const check = data.verification || {};
   $("verified").textContent = `${check.ok === true ? "✔ " : check.ok === false ? "✘ " : ""}${check.message || ""}`;
   $("verified").className = `verified ${check.ok === true ? "ok" : check.ok === false ? "bad" : ""}`;
@@ -55,6 +56,26 @@ function listMoves() {
   const items = data.steps.slice(1).map((step, k) => h("li", { "data-step": k + 1 },
     h("a", { href: "#", onclick: (e) => { e.preventDefault(); go(k + 1); } }, `${k + 1}. ${stepText(k + 1)}`)));
   $("moves").replaceChildren(...items);
+}
+
+/** The result in the players' words, as the table's end screen says it: an ending by its
+ * seat's name, else the game's words for the result and its winners, then each seat's return.
+ * The engine's own message (which counts seats by number) stands where a game has no words. */
+function resultText(out) {
+  const p = out.params || {};
+  const ending = String(out.termination || "").replace(/^ending\./, "");
+  const parts = [];
+  if (typeof p.seat === "number" && has(`table.ended_${ending}`)) parts.push(t(`table.ended_${ending}`, { who: name(p.seat) }));
+  else if (!module.resultWords) parts.push(out.message);
+  if (module.resultWords) parts.push(module.resultWords(out, viewOf(data.steps.length - 1)));
+  const winners = out.winners || [];
+  if (typeof p.final === "string" && winners.length === 1) {
+    const [x, y] = p.final.split("-").map(Number);
+    const w = winners[0];
+    parts.push(t("bg.match.won", { who: name(w), x: w === 0 ? x : y, y: w === 0 ? y : x, n: p.match_length }));
+  } else if (winners.length) parts.push(t("table.winners", { names: winners.map(name) }));
+  parts.push((out.returns || []).map((r, i) => `${name(i)} ${mixed(r, { signed: true })}`).join(" · "));
+  return parts.filter(Boolean).join(". ");
 }
 
 function name(i) {

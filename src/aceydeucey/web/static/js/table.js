@@ -1,5 +1,5 @@
 // The table page: seat choice, the live observation over a WebSocket, actions, log and chat.
-import { api, h, t, has, gameName, seatName, isBotSeat, botName, showError, loadSeat, saveSeat, forgetSeat,
+import { api, h, t, has, tableTitle, seatName, isBotSeat, botName, showError, loadSeat, saveSeat, forgetSeat,
   nickname, saveNickname, copyText, gameModule, addMessages, keepChildren, PAGE, LANG, ApiError, mixed } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -528,10 +528,7 @@ const awaySince = {};
 
 /** The table's name: the game, and the variant where it is not the game's own (classic). */
 function tableName() {
-  const info = ctx.info || {};
-  const variant = ctx.rules?.variant;
-  const key = `table.name.${info.game}.${variant}`;
-  return variant && has(key) ? t(key) : gameName(info.game);
+  return tableTitle(ctx.info?.game, ctx.rules?.variant);
 }
 
 // -- the turn clock: every running clock, seen by everyone, with a warning before it runs out --
