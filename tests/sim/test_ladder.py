@@ -40,9 +40,28 @@ def test_the_fit_recovers_the_ratings_the_games_were_drawn_from() -> None:
     fit = {r.bot: r for r in ratings(results)}
     for name, elo in true.items():
         assert fit[name].elo == pytest.approx(elo, abs=1.0), name
-    assert fit["random"].elo == 0.0 and fit["random"].stderr == 0.0
+    assert fit["random"].elo == 0.0
     assert [r.bot for r in ratings(results)] == ["net2", "net", "greedy", "random"]
-    assert all(0 < fit[b].stderr < 5 for b in ("greedy", "net", "net2"))
+    # the errors are measured from the best measured bot: the one whose games are closest
+    against = {r.against for r in fit.values()}
+    assert len(against) == 1 and fit[against.pop()].stderr == 0.0
+    assert sorted(r.stderr > 0 for r in fit.values()) == [False, True, True, True]
+    assert all(r.stderr < 5 for r in fit.values())
+
+
+def test_errors_are_measured_from_the_best_measured_bot_not_from_random_play() -> None:
+    # random loses every game: its own place is rough, the others' differences are not
+    results = [
+        match("net", "random", 200, 0), match("greedy", "random", 199, 1),
+        match("net", "greedy", 130, 70),
+    ]  # fmt: skip
+    fit = {r.bot: r for r in ratings(results)}
+    assert {r.against for r in fit.values()} == {"greedy"}
+    assert fit["random"].elo == 0.0 and fit["greedy"].stderr == 0.0
+    assert fit["net"].stderr < fit["random"].stderr / 3
+    same = {r.bot: r for r in ratings(results, against="random")}
+    assert same["net"].elo == pytest.approx(fit["net"].elo)  # the errors move, not the fit
+    assert same["net"].stderr > 2 * fit["net"].stderr
 
 
 def test_two_bots_have_the_logistic_rating_and_its_textbook_error() -> None:

@@ -9,9 +9,11 @@ The fit is the Bradley-Terry model on Elo's scale: bot *i* beats bot *j* with ch
 ``1 / (1 + 10 ** ((r_j - r_i) / 400))``, a draw counting half a win. The ratings are the
 maximum of the likelihood of every game played, with ``prior_draws`` virtual drawn games
 added to each pair (as BayesElo does), so a bot that won every game still gets a finite
-rating. The scale is anchored on ``random`` (rated 0: "Elo above random play") where it
-plays, else on the first bot. The standard errors come from the curvature of the
-log-likelihood at its maximum (the observed information), relative to the anchor.
+rating. ``random`` is rated 0 ("Elo above random play") where it plays, else the first
+bot. The standard errors come from the curvature of the log-likelihood at its maximum
+(the observed information), of each bot's difference from the best measured bot of the
+rung (the one whose games hold the most information: not random play, which loses every
+game and so is itself placed only roughly).
 
 The rating counts games won, as match ratings do (FIBS, lichess); how much a game is won
 by (a gammon, checkers left in Acey-Deucey, chips in In-Between) is the tournament's
@@ -19,8 +21,8 @@ points per game, which the ladder reports beside it.
 
 >>> from aceydeucey.sim.tournament import MatchResult, Tally
 >>> fit = ratings([MatchResult("a", "random", Tally(pairs=50, games=100, wins=76, losses=24))])
->>> [(r.bot, round(r.elo), round(r.stderr)) for r in fit]
-[('a', 195, 40), ('random', 0, 0)]
+>>> [(r.bot, round(r.elo), round(r.stderr), r.against) for r in fit]
+[('a', 195, 0, 'a'), ('random', 0, 40, 'a')]
 """
 
 from __future__ import annotations
@@ -56,11 +58,12 @@ class Rating:
 
     bot: str
     elo: float
-    stderr: float  # of the difference from the anchor (0 for the anchor itself)
+    stderr: float  # of the difference from ``against`` (0 for that bot itself)
     games: int
     wins: int
     losses: int
     points_per_game: float
+    against: str  # the bot the errors are measured from
 
     @property
     def ci95(self) -> tuple[float, float]:
@@ -77,24 +80,33 @@ class Rating:
             "losses": self.losses,
             "draws": self.games - self.wins - self.losses,
             "points_per_game": self.points_per_game,
+            "against": self.against,
         }
 
 
 def ratings(
-    results: Sequence[MatchResult], *, anchor: str | None = None, prior_draws: float = 2.0
+    results: Sequence[MatchResult],
+    *,
+    zero: str | None = None,
+    against: str | None = None,
+    prior_draws: float = 2.0,
 ) -> list[Rating]:
     """Elo ratings fitted to the matches' games won, lost and drawn; best first.
 
-    ``anchor`` is rated 0 (default: ``random`` where it played, else the first bot met).
-    Every bot must be linked to the anchor through the matches.
+    ``zero`` is rated 0 (default: ``random`` where it played, else the first bot met).
+    The standard errors are of each bot's difference from ``against`` (default: the best
+    measured bot, the one with the most information in its games; each :class:`Rating`
+    names it): a bot that lost every game, as random play does, is itself poorly placed,
+    and errors measured from it would hide how well the others are known. Every bot must
+    be linked to the others through the matches.
     """
     names: list[str] = []
     for r in results:
         for name in (r.bot, r.opponent):
             if name not in names:
                 names.append(name)
-    if anchor is None:
-        anchor = "random" if "random" in names else names[0]
+    if zero is None:
+        zero = "random" if "random" in names else names[0]
     index = {name: k for k, name in enumerate(names)}
     n = len(names)
     games = np.zeros((n, n))  # games between i and j, both ways
@@ -109,7 +121,7 @@ def ratings(
             played[a, b] = True
     games = games + prior_draws * played
     score = score + prior_draws / 2 * played
-    free = [k for k in range(n) if names[k] != anchor]
+    free = [k for k in range(n) if names[k] != zero]
     elo = np.zeros(n)
     for _ in range(100):
         p = 1.0 / (1.0 + np.exp(-(elo[:, None] - elo[None, :]) / ELO))
@@ -124,9 +136,11 @@ def ratings(
     p = 1.0 / (1.0 + np.exp(-(elo[:, None] - elo[None, :]) / ELO))
     weight = games * p * (1.0 - p) / ELO**2
     hessian = np.diag(weight.sum(axis=1)) - weight
-    covariance = np.linalg.inv(hessian[np.ix_(free, free)])
+    base = index[against] if against is not None else int(np.argmax(weight.sum(axis=1)))
+    others = [k for k in range(n) if k != base]
+    covariance = np.linalg.inv(hessian[np.ix_(others, others)])
     stderr = np.zeros(n)
-    stderr[free] = np.sqrt(np.diag(covariance))
+    stderr[others] = np.sqrt(np.diag(covariance))
     totals = {s.bot: s for s in standings(results)}
     table = [
         Rating(
@@ -137,6 +151,7 @@ def ratings(
             totals[name].wins,
             totals[name].losses,
             totals[name].points_per_game,
+            names[base],
         )
         for k, name in enumerate(names)
     ]
