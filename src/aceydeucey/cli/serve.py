@@ -61,6 +61,16 @@ def serve_command(
             help="Seconds a bot waits before each move.", min=0, envvar="ACEYDEUCEY_BOT_DELAY"
         ),
     ] = 0.6,
+    bot_processes: Annotated[
+        int,
+        typer.Option(
+            help="Processes the bots think in, off the server's (0: a thread of each server "
+            "process).",
+            min=0,
+            max=64,
+            envvar="ACEYDEUCEY_BOT_PROCESSES",
+        ),
+    ] = 0,
     lang: LangOption = None,
 ) -> None:
     """Serve the online tables: the lobby, the tables, the JSON API and its docs at /docs."""
@@ -111,6 +121,7 @@ def serve_command(
         os.environ["REDIS_URL"] = settings.redis_url
     os.environ["ACEYDEUCEY_MIGRATE"] = "0"
     os.environ["ACEYDEUCEY_BOT_DELAY"] = str(bot_delay)
+    os.environ["ACEYDEUCEY_BOT_PROCESSES"] = str(bot_processes)
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
     if ":" in shown_host:
         shown_host = f"[{shown_host}]"

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from aceydeucey.core.errors import AceyDeuceyError
+from aceydeucey.server.botpool import BotPool
 from aceydeucey.server.errors import ServerError, is_outage, status_of, unavailable
 from aceydeucey.server.live import LiveTable, dumps
 from aceydeucey.server.logs import fault
@@ -85,8 +86,10 @@ class ServiceBase:
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stopping = False
-        #: whether the games' engines have been warmed up (``service.warm_engines``)
+        #: whether the games' engines have been warmed up (``warmup.warm_engines``)
         self.warm = False
+        #: the bots' own processes (``bot_processes``), or ``None``: bots think in a thread
+        self.bot_pool = BotPool(settings.bot_processes) if settings.bot_processes else None
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.create_task(coro)

@@ -89,6 +89,8 @@ class LiveTable:
     ended: dict[str, Any] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bots: dict[int, Any] = field(default_factory=dict)
+    #: each bot seat's seed, for its bot in a bot process (``server.botpool``)
+    bot_seeds: dict[int, int] = field(default_factory=dict)
     last_seen: list[float] = field(default_factory=list)
     deadline: float | None = None
     timer: asyncio.Task[None] | None = None

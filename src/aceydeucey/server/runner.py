@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from aceydeucey.core.errors import AceyDeuceyError
@@ -69,12 +70,31 @@ class Runner(TableLog):
             if step.kind != "decide" or seat is None or t.is_person(seat) or bots <= 0:
                 break  # over, a person's throw or decision, or no bot move inline
             bots -= 1
-            agent = self._bot(t, seat)
-            choice = await asyncio.to_thread(self._bot_choice, t, state, seat, agent)
+            choice = await self._choose(t, state, seat)
             text, after = self._bot_move(t, state, seat, choice)
             items.append(("bot", seat, text, after, None))
             state = after
         return items
+
+    async def _choose(self, t: LiveTable, state: State, seat: int) -> Any:
+        """The seat's bot's choice: thought in its table's bot process where the server
+        has them (``bot_processes``), else in a worker thread (and there too when the
+        bot process died: it is replaced for the next choice)."""
+        if self.bot_pool is not None:
+            name = t.seats[seat].bot or bot_names(t.game.game_id)[0]
+            seed = t.bot_seeds.setdefault(seat, secrets.randbits(32))
+            try:
+                return await self.bot_pool.choose(
+                    t.id, seat, t.game.game_id, t.game.rules.to_dict(), name, seed,
+                    observe(state, seat),
+                )  # fmt: skip
+            except BrokenProcessPool:
+                pass
+            except Exception as exc:  # a bot's mistake must not stop the table
+                log.warning("bot at seat %d failed to choose (%s)", seat, type(exc).__name__)
+                return None
+        agent = self._bot(t, seat)
+        return await asyncio.to_thread(self._bot_choice, t, state, seat, agent)
 
     def _bot(self, t: LiveTable, seat: int, name: str | None = None) -> Any:
         key = seat if name is None else -1 - seat

@@ -35,7 +35,6 @@ import contextlib
 import logging
 from typing import Any
 
-from aceydeucey.core.registry import game_ids, load_game
 from aceydeucey.server.chat import Chat
 from aceydeucey.server.errors import is_outage
 from aceydeucey.server.live import LiveTable, SeatInfo, hash_token, observe
@@ -43,6 +42,7 @@ from aceydeucey.server.lobby import LOBBY_IDLE_SECONDS
 from aceydeucey.server.logs import fault
 from aceydeucey.server.pubsub import LocalBroadcaster, Subscriber
 from aceydeucey.server.store import Entry
+from aceydeucey.server.warmup import warm_engines
 
 __all__ = [
     "LOBBY_IDLE_SECONDS",
@@ -61,36 +61,6 @@ POLL_SECONDS = 1.0
 TAIL_SECONDS = 2.0
 #: A table untouched this long, needing nothing from this process, leaves its memory.
 IDLE_SECONDS = 600.0
-
-
-def warm_engines() -> None:
-    """Play each game's first steps once, in a worker thread at start-up: an engine that
-    loads compiled code on its first use (backgammon's move generator, about a second)
-    then never does so on the event loop, in the middle of a request.
-
-    Backgammon's compiled move generator is waited for when its cache is stale (built
-    in a separate process, ``kernels.build``): the plain code plays meanwhile, many times
-    slower, so ``/health`` says ``warming`` until the compiled one is loaded."""
-    try:
-        from aceydeucey import kernels
-        from aceydeucey.backgammon import generate
-
-        if kernels.build("backgammon", progress=False):
-            generate.warm_up()
-    except Exception as exc:  # the plain code plays
-        log.warning("loading the move generator failed (%s)", type(exc).__name__)
-    for game_id in game_ids():
-        try:
-            state = load_game(game_id).new_initial_state()
-            for _ in range(8):
-                if state.is_terminal():
-                    break
-                legal = list(state.legal_actions())
-                if not state.is_chance_node():
-                    break
-                state = state.apply(legal[0])
-        except Exception as exc:  # a game that cannot warm up still plays, only slower at first
-            log.warning("warming up %s failed (%s)", game_id, type(exc).__name__)
 
 
 class TableService(Chat):
@@ -223,6 +193,8 @@ class TableService(Chat):
                 sub.close()
         await self.owners.stop()
         await self.broadcaster.stop()
+        if self.bot_pool is not None:
+            self.bot_pool.close()
         await self.presence.stop()
         await self.store.close()
 

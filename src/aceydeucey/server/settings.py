@@ -89,6 +89,9 @@ class Settings(BaseSettings):
     min_claim_after: float = Field(MIN_CLAIM_AFTER, ge=0)
     #: Pause before each bot move (seconds), so people can follow a bot's play.
     bot_delay: float = 0.0
+    #: Processes the bots think in (``server.botpool``), off the server's interpreter;
+    #: 0: in a thread of the server's process.
+    bot_processes: int = Field(0, ge=0, le=64)
     #: Longest nickname.
     max_name: int = 24
     #: Origins (``scheme://host[:port]``) besides the server's own that may call

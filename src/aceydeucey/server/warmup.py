@@ -1,0 +1,42 @@
+"""Warming the games' engines up in a server process (and in each bot process) before
+its first request, so compiled code is never loaded in the middle of one."""
+
+from __future__ import annotations
+
+import logging
+
+from aceydeucey.core.registry import game_ids, load_game
+
+log = logging.getLogger("aceydeucey.server")
+
+__all__ = ["warm_engines"]
+
+
+def warm_engines() -> None:
+    """Play each game's first steps once, in a worker thread at start-up: an engine that
+    loads compiled code on its first use (backgammon's move generator, about a second)
+    then never does so on the event loop, in the middle of a request.
+
+    Backgammon's compiled move generator is waited for when its cache is stale (built
+    in a separate process, ``kernels.build``): the plain code plays meanwhile, many times
+    slower, so ``/health`` says ``warming`` until the compiled one is loaded."""
+    try:
+        from aceydeucey import kernels
+        from aceydeucey.backgammon import generate
+
+        if kernels.build("backgammon", progress=False):
+            generate.warm_up()
+    except Exception as exc:  # the plain code plays
+        log.warning("loading the move generator failed (%s)", type(exc).__name__)
+    for game_id in game_ids():
+        try:
+            state = load_game(game_id).new_initial_state()
+            for _ in range(8):
+                if state.is_terminal():
+                    break
+                legal = list(state.legal_actions())
+                if not state.is_chance_node():
+                    break
+                state = state.apply(legal[0])
+        except Exception as exc:  # a game that cannot warm up still plays, only slower at first
+            log.warning("warming up %s failed (%s)", game_id, type(exc).__name__)
