@@ -27,7 +27,9 @@ than a stale ``seq``, sockets lost, failed requests); spectators' state messages
 ``delivered`` and ``missed`` (a state whose first entry is past the last one seen), and
 ``behind``: a spectator that left a table without its last state (a finished game's
 end, or at the end of the run the seq its owner then answers); the most sockets open at
-once; and, after ``crowd`` and ``busy``, the store's own ceiling (``ceiling`` below, as
+once; the servers' CPU time per client action (``server_cpu_ms_per_action``, their bot
+processes included: it moves far less with other work on the machine than the
+throughput does); and, after ``crowd`` and ``busy``, the store's own ceiling (``ceiling`` below, as
 many writers as tables, ``--ceiling-seconds``).  The exit status is 1 when any error,
 missed or behind state was counted.
 
@@ -60,7 +62,9 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 from websockets.asyncio.client import connect
 
-SRC = str(Path(__file__).resolve().parent.parent / "src")
+#: the servers' sources (``ACEYDEUCEY_BENCH_SRC``: another checkout's, to compare two
+#: versions in the same minutes with the same clients)
+SRC = os.environ.get("ACEYDEUCEY_BENCH_SRC") or str(Path(__file__).resolve().parent.parent / "src")
 PG_URL = os.environ.get(
     "ACEYDEUCEY_BENCH_DATABASE_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 )
@@ -378,6 +382,27 @@ def drive_all(
     return merged, max(elapsed for _, elapsed in parts)
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) used so far by process ``pid`` and its live descendants
+    (a server's bot processes), read from ``/proc`` (Linux; 0 elsewhere)."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    parents: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    total, todo = 0.0, [pid]
+    while todo:
+        here = todo.pop()
+        total += used.get(here, 0.0)
+        todo += [child for child, parent in parents.items() if parent == here]
+    return total
+
+
 def start_server(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
     args = [sys.executable, "-m", "uvicorn", "--factory", "aceydeucey.server.app:factory"]
     profile = os.environ.get("ACEYDEUCEY_BENCH_PROFILE")  # a cProfile file per server
@@ -458,7 +483,9 @@ def run_server_scenario(
                     start_server(port, env if i == 0 else {**env, "ACEYDEUCEY_MIGRATE": "0"})
                 )
             bases = [f"http://127.0.0.1:{port}" for port in ports]
+            cpu_before = sum(cpu_seconds(proc.pid) for proc in procs)
             figures, elapsed = drive_all(bases, tables, sockets, pace, seconds, clients)
+            server_cpu = sum(cpu_seconds(proc.pid) for proc in procs) - cpu_before
         finally:
             for proc in procs:
                 stop_server(proc)
@@ -482,6 +509,10 @@ def run_server_scenario(
         "spectator_states_missed": figures.missed,
         "spectator_streams_behind": figures.behind,
         "games_finished": figures.games,
+        # the servers' CPU time (their bot processes included) per client action: a cost
+        # that other work on the machine changes far less than it changes the throughput
+        "server_cpu_s": round(server_cpu, 2),
+        "server_cpu_ms_per_action": _round(1000 * server_cpu / max(1, len(figures.latencies))),
         "problems": figures.problems,
         "load_average": list(os.getloadavg()),
     }

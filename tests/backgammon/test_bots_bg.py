@@ -6,12 +6,14 @@ from typing import Any
 
 import pytest
 
+from aceydeucey.backgammon import generate
 from aceydeucey.backgammon.board import Position
 from aceydeucey.backgammon.bots import (
     BOTS,
     GreedyBot,
     RandomBot,
     evaluate,
+    listed_results,
     pip_counts,
     play_result,
     position_of,
@@ -167,6 +169,36 @@ def test_greedy_reads_only_the_observation() -> None:
     assert GreedyBot().act(obs) in obs["legal_actions"]
 
 
+@pytest.mark.parametrize(
+    "options",
+    [{"variant": "classic"}, {"variant": "acey-deucey"}, {"bearoff_rule": "exact_only"}],
+)
+def test_the_listed_results_are_the_results_of_the_listed_texts(options: dict[str, Any]) -> None:
+    # the greedy bot reads each play's result from the compiled generator instead of
+    # parsing its text: over seeded random games, every listed play's result must be the
+    # position its text leads to, and every legal text must be found
+    generate.warm_up()
+    game = load_game("backgammon", **options)
+    checked = 0
+    for seed in range(6):
+        table = Table(game, [RandomBot(seed), RandomBot(seed + 50)], chance=Seeded(seed))
+        state = table.state
+        while not state.is_terminal():
+            seat = state.current_player()
+            if seat >= 0 and state.phase == "play":
+                obs = state.observation(seat)
+                position = position_of(obs)
+                results = listed_results(obs, position, game.rules)
+                moving = [t for t in obs["legal_actions"] if t != "pass"]
+                assert set(results) == set(moving)
+                for text in moving:
+                    assert results[text] == play_result(position, text), text
+                checked += len(moving)
+            table.step()
+            state = table.state
+    assert checked > 500
+
+
 def test_a_single_legal_action_is_played_at_once() -> None:
     obs = {"legal_actions": ["pass"]}
     assert GreedyBot().act(obs) == "pass"
@@ -228,3 +260,19 @@ def test_greedy_bot_learns_house_rules_when_seated() -> None:
     assert bot.rules is None
     seat_agent(bot, game, 0)
     assert bot.rules == game.rules
+
+
+def test_each_observation_gets_its_own_play_steps() -> None:
+    # the die-by-die steps are worked out once per state and shared by its observations:
+    # a caller changing one observation's mapping must leave the next observation whole
+    game = load_game("backgammon", variant="classic")
+    table = Table(game, [RandomBot(1), RandomBot(2)], chance=Seeded(3))
+    state = table.state
+    while state.phase != "play" or not state.plays[0].moves:
+        table.step()
+        state = table.state
+    first = state.observation(state.mover)["play_steps"]
+    assert first and set(first) <= set(state.observation(state.mover)["legal_actions"])
+    expected = {text: [dict(step) for step in steps] for text, steps in first.items()}
+    first.clear()
+    assert state.observation(state.mover)["play_steps"] == expected

@@ -34,15 +34,16 @@ off, and a small cost for tall stacks.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any
 
-from aceydeucey.backgammon import pubeval
+from aceydeucey.backgammon import generate, pubeval
 from aceydeucey.backgammon.board import Position
 from aceydeucey.backgammon.cube import default_cube_choice
 from aceydeucey.backgammon.cube_policy import cube_choice
-from aceydeucey.backgammon.moves import apply_move, legal_plays
+from aceydeucey.backgammon.moves import apply_move
 from aceydeucey.backgammon.notation import parse_moves
 from aceydeucey.backgammon.rules import BackgammonRules
 from aceydeucey.backgammon.turn import EV_PLAY, TurnSteps, play_fields
@@ -205,10 +206,11 @@ class GreedyBot:
         if (cube := default_cube_choice(legal)) is not None:
             return cube
         position = position_of(observation)
+        rules = self.rules or rules_of(observation)
         if all(text.startswith(DOUBLE_WORD) for text in legal):
-            rules = self.rules or rules_of(observation)
             return max(legal, key=lambda text: self.double_value(position, text, rules))
-        return max(legal, key=lambda text: _value(play_result(position, text)))
+        results = listed_results(observation, position, rules)
+        return max(legal, key=lambda text: _value(results.get(text) or play_result(position, text)))
 
     def double_value(self, position: Position, text: str, rules: BackgammonRules) -> float:
         """The value of naming the double ``text`` (``double 6``): its best play's value.
@@ -219,9 +221,9 @@ class GreedyBot:
         number = int(text.removeprefix(DOUBLE_WORD))
         dice = (number,) * 4
         named = play_fields(dice, "named")
-        turns = TurnSteps(rules)
+        turns = _turns(rules)
         best = -math.inf
-        for play in legal_plays(position, dice, rules):
+        for play in generate.legal_plays(position, dice, rules):
             value = _value(play.result)
             after, turned = turns.after(named, EV_PLAY, 4 - len(play.unused))
             if not turned and after[0] == "roll":  # the turn step grants the roll after it
@@ -301,6 +303,33 @@ def position_of(observation: dict[str, Any]) -> Position:
 def rules_of(observation: dict[str, Any]) -> BackgammonRules:
     """The rules of an observation's variant (its house options are learnt when seated)."""
     return BackgammonRules.resolve(variant=observation.get("variant", "acey-deucey"))
+
+
+@functools.lru_cache(maxsize=64)
+def _turns(rules: BackgammonRules) -> TurnSteps:
+    """The turn step of ``rules``, built once per rule set (it caches what it works out)."""
+    return TurnSteps(rules)
+
+
+def listed_results(
+    observation: dict[str, Any], position: Position, rules: BackgammonRules
+) -> dict[str, Position]:
+    """The position after each legal play of an observation's dice, by the play's text:
+    the compiled move generator's results (where it runs), read instead of parsing and
+    applying every listed text.  A text missing here is worked out by :func:`play_result`.
+    """
+    dice = tuple(int(d) for d in observation.get("dice") or ())
+    if not dice or not generate.kernel_ready():
+        return {}
+    kind = observation.get("dice_kind") or "roll"
+    plays = generate.legal_plays(
+        position,
+        dice,
+        rules,
+        may_enter=bool((observation.get("entry_gate_passed") or (True,))[0]),
+        may_reenter=_turns(rules).bar_open(kind, dice),
+    )
+    return {str(play): play.result for play in plays if play.moves}
 
 
 def play_result(position: Position, text: str) -> Position:

@@ -138,8 +138,18 @@ def observe(state: BackgammonState, seat: int | None) -> dict[str, Any]:
 
 def play_steps_of(state: BackgammonState) -> dict[str, list[dict[str, Any]]]:
     """Each legal play (by its text) as its die-by-die steps, in the order played:
-    ``{"from": 13 | "bar" | "in", "to": 7 | "off", "die": 6, "hit": false}``."""
-    return {str(play): play_steps(play, state.dice) for play in state.plays if play.moves}
+    ``{"from": 13 | "bar" | "in", "to": 7 | "off", "die": 6, "hit": false}``.
+
+    Built once per state (kept in its memo); each observation gets its own copy of the
+    mapping, so that a caller editing one leaves the others alone."""
+    memo = state.memo
+    steps = memo.play_steps
+    if steps is None:
+        dice = state.dice
+        steps = memo.play_steps = {
+            str(play): play_steps(play, dice) for play in state.plays if play.moves
+        }
+    return dict(steps)
 
 
 def reroll_pending(state: BackgammonState) -> bool:
