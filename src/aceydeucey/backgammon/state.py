@@ -207,7 +207,25 @@ class BackgammonState(State):
         return self.game.turns.bar_open(self.kind, self.dice)
 
     # -- parsing ---------------------------------------------------------------------
+    def by_text(self) -> dict[str, Play]:
+        """The legal plays by their canonical texts, in the plays' order (computed once
+        per state, kept in its memo; empty outside the play phase)."""
+        memo: Memo = self.__dict__["memo"]
+        known = memo.by_text
+        if known is None:
+            known = memo.by_text = {str(play): play for play in self._plays()}
+        return known
+
+    def action_texts(self) -> list[str]:
+        if self.phase == "play":
+            return list(self.by_text())
+        return super().action_texts()
+
     def parse_action(self, text: str) -> Action:
+        if self.phase == "play":  # a listed play's own text (what clients send): no parsing
+            listed = self.by_text().get(text)
+            if listed is not None:
+                return listed
         action = self.game.parse_action(text)
         if isinstance(action, Steps):
             if self.phase != "play":

@@ -270,14 +270,15 @@ def with_fields(
 class Memo:
     """A state's derived values, computed on first use and never part of its value: the
     position of a state made from the kernel's board, the legal plays, the turn's node
-    (:class:`.turn.TurnNode`, known at once when the turn step made the state), and the
-    plays' die-by-die steps that the observations carry (built once, however many
-    audiences and bots observe the state)."""
+    (:class:`.turn.TurnNode`, known at once when the turn step made the state), the
+    plays by their canonical texts, and the plays' die-by-die steps that the observations
+    carry (built once, however many audiences and bots observe the state)."""
 
-    __slots__ = ("play_steps", "plays", "position", "turn")
+    __slots__ = ("by_text", "play_steps", "plays", "position", "turn")
 
     def __init__(self, turn: TurnNode | None = None) -> None:
         self.plays: Sequence[Play] | None = None
+        self.by_text: dict[str, Play] | None = None
         self.play_steps: dict[str, list[dict[str, Any]]] | None = None
         self.position: Position | None = None
         self.turn: TurnNode | None = turn

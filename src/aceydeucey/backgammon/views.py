@@ -147,7 +147,7 @@ def play_steps_of(state: BackgammonState) -> dict[str, list[dict[str, Any]]]:
     if steps is None:
         dice = state.dice
         steps = memo.play_steps = {
-            str(play): play_steps(play, dice) for play in state.plays if play.moves
+            text: play_steps(play, dice) for text, play in state.by_text().items() if play.moves
         }
     return dict(steps)
 

@@ -398,16 +398,17 @@ class State(ABC):
             "seat": seat,
             "current_player": to_act,
             "phase": self.phase_name(),
-            "legal_actions": (
-                [str(a) for a in self.player_actions()]
-                if seat is not None and seat == to_act
-                else []
-            ),
+            "legal_actions": (self.action_texts() if seat is not None and seat == to_act else []),
             "last_event": self.event_view(),
             "outcome": outcome.to_dict() if outcome is not None else None,
         }
         obs.update(self.observe(seat))
         return obs
+
+    def action_texts(self) -> list[str]:
+        """The canonical texts of :meth:`player_actions`, in their order (a new list: a game
+        may keep the texts it works out, once per state)."""
+        return [str(a) for a in self.player_actions()]
 
     def observe(self, seat: int | None) -> dict[str, Any]:
         """The game's own observation fields for ``seat`` (validated), or the public view.
