@@ -97,9 +97,9 @@ function go(i) {
   $("step-no").textContent = t("replay.step", { n: index, of: data.steps.length - 1 });
   $("scrub").value = index;
   const said = stepText(index);
-  // the step in words; the record's own notation stays at hand as the tooltip
+  // the step in words (the record's notation is English code words such as "pass", not the
+  // players' words: it stays in the downloaded record, never on the page)
   $("step-action").textContent = step.action ? (said || step.action) : t("replay.start");
-  $("step-action").title = step.action || "";
   $("first").disabled = $("prev").disabled = index === 0;
   $("last").disabled = $("next").disabled = index === data.steps.length - 1;
   for (const li of $("moves").children) li.classList.toggle("here", Number(li.dataset.step) === index);
