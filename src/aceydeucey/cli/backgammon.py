@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from aceydeucey.cli.analyze_bg import analyze_backgammon
+from aceydeucey.cli.backgammon_cube import CUBE_PHASES, cube_flag_options, cube_prompt, cube_word
 from aceydeucey.cli.common import (
     LangOption,
     OptionsOption,
@@ -113,6 +114,12 @@ class Speed(StrEnum):
     normal = "normal"
 
 
+class Cube(StrEnum):
+    none = "none"
+    money = "money"
+    match = "match"
+
+
 #: seconds of pause after a bot's play at ``--speed normal`` (none at ``fast``)
 PAUSE = 0.35
 
@@ -143,6 +150,21 @@ def play_backgammon(
         int | None, typer.Option("--seed", help="Seed the dice (and bots) to replay a game.")
     ] = None,
     option: OptionsOption = None,
+    cube: Annotated[
+        Cube | None,
+        typer.Option(
+            "--cube",
+            help="The doubling cube: none, money (each game for its stakes) or match.",
+        ),
+    ] = None,
+    match: Annotated[
+        int | None,
+        typer.Option(
+            "--match",
+            min=1,
+            help="Play a match to this many points, with the cube unless --cube none.",
+        ),
+    ] = None,
     record: Annotated[
         Path | None,
         typer.Option(
@@ -159,8 +181,10 @@ def play_backgammon(
 
     At the prompt type a play in the notation (24/18 13/11, 24/18/11, bar/22,
     in/22, 6/off, pass) or its number from the list; after a 1-2 name the double
-    (6 or double 6).  ? lists the legal plays, numbered; q or quit stops (the
-    record is saved either way, and --resume RECORD continues it).
+    (6 or double 6).  With the cube (--cube money, --match 5) answer d(ouble) or
+    r(oll) before rolling, and t(ake), d(rop) or b(eaver) when doubled.  ? lists
+    the legal plays, numbered; q or quit stops (the record is saved either way,
+    and --resume RECORD continues it).
     """
     from aceydeucey.backgammon.bots import BOTS
     from aceydeucey.core.chance import ChanceSource, Seeded, SystemChance
@@ -173,8 +197,11 @@ def play_backgammon(
     if bot not in BOTS:
         fail(t_(language, "error_unknown_bot", bot=bot, accepted=", ".join(BOTS)), lang=language)
     resumed: Record | None = None
+    flags = cube_flag_options(None if cube is None else cube.value, match, option)
+    if "" in flags:
+        fail(t_(language, "error_flag_and_option", option=flags[""]), lang=language)
     if resume is not None:
-        if variant is not None or option:
+        if variant is not None or option or flags:
             fail(t_(language, "error_resume_options"), lang=language)
         try:
             resumed = Record.load(resume)
@@ -186,7 +213,8 @@ def play_backgammon(
         except AceyDeuceyError as exc:
             fail(exc.render(language), lang=language)
     else:
-        game = _load(variant, option, language)
+        pairs = [*(option or ()), *(f"{key}={value}" for key, value in flags.items())]
+        game = _load(variant, pairs, language)
 
     def make_bot(index: int) -> Any:
         return BOTS[bot](seed=None if seed is None else seed * 2 + index)
@@ -281,6 +309,8 @@ class HumanAgent:
             return "pass"
         naming = observation["phase"] == "double"
         name = self.names[observation["seat"]]
+        if observation["phase"] in CUBE_PHASES:
+            return self.answer_cube(observation, name)
         if naming:
             prompt = t_(self.lang, "prompt_double", name=name)
         else:
@@ -313,6 +343,29 @@ class HumanAgent:
                 console.print(t_(self.lang, "bad_number", number=number, count=len(legal)))
                 continue
             return text
+
+    def answer_cube(self, observation: dict[str, Any], name: str) -> str:
+        """Double or roll; take, drop or beaver: asked until one of them is named."""
+        legal: list[str] = observation["legal_actions"]
+        phase = observation["phase"]
+        prompt = cube_prompt(observation, name, self.lang)
+        while True:
+            try:
+                text = console.input(prompt, markup=False).strip()
+            except EOFError:
+                raise _Stop(input_ended=True) from None
+            if text.lower() in QUIT_WORDS:
+                raise _Stop
+            action = cube_word(text, phase, legal)
+            if action is not None:
+                return action
+            key = "cube_help" if phase == "cube" else "take_help"
+            if "beaver" in legal:
+                key = "take_help_beaver"
+            shown = t_(self.lang, key)
+            if text and text.lower() not in LIST_WORDS:
+                shown = t_(self.lang, "cube_not_an_answer", text=text) + " " + shown
+            console.print(shown, markup=False)
 
     def show_list(self, legal: list[str], naming: bool) -> None:
         """The legal actions one per line, numbered (after a 1-2: the doubles to name).
