@@ -227,6 +227,9 @@ def test_a_five_point_match_with_the_cube_against_the_bot(
     assert len(page.query_selector_all("#an-players li")) == 2
     marked = [d for d in analysis["decisions"] if d["mark"]]
     assert len(page.query_selector_all("#moves li[data-mark]")) == len(marked)
+    # every other decision that cost anything says how much on its line, as gnubg's list does
+    lossy = [d for d in analysis["decisions"] if not d["mark"] and round(d["loss"], 3) > 0]
+    assert len(page.query_selector_all("#moves li .an-loss")) == len(lossy)
     first = analysis["decisions"][0]
     page.click(f"#moves li[data-step='{first['index'] + 1}'] a")
     assert first.get("best_shown", first["best"]) in page.inner_text("#an-step")

@@ -87,7 +87,12 @@ function markMoves() {
   for (const li of document.querySelectorAll("#moves li[data-step]")) {
     const d = byStep.get(Number(li.dataset.step));
     li.querySelector(".an-mark")?.remove();
-    if (!d || !d.mark) continue;
+    if (!d) continue;
+    const lost = round(d.loss, 3);
+    if (!d.mark) { // every decision says what it cost, as gnubg's move list does; the best costs nothing
+      if (lost > 0) li.append(h("span.an-mark.an-loss", { title: t("an.lost", { loss: lost, best: bestWords(d) }) }, ` −${decimal(lost)}`));
+      continue;
+    }
     li.dataset.mark = d.mark;
     li.append(h(`span.an-mark.${d.mark}`, { title: t("an.lost", { loss: round(d.loss, 3), best: bestWords(d) }) }, ` ${t(`an.mark.${d.mark}`)} −${decimal(round(d.loss, 3))}`));
   }
