@@ -143,3 +143,36 @@ def test_resume_refuses_the_cube_flags(tmp_path: Path) -> None:
     run("--hot-seat", "--seed", "7", "--record", str(path), stdin="1\n")
     code, output = run("--resume", str(path), "--match", "3")
     assert code == 2 and "--match" in output
+
+
+def test_one_person_is_said_as_you(tmp_path: Path) -> None:
+    # seed 11: the bot wins the roll-off, so the person's first turn starts at the cube
+    code, output = run(
+        "--variant", "classic", "--cube", "money", "--seed", "11", "--bot", "greedy",
+        "--record", str(tmp_path / "you.json"), stdin="d\n",
+    )  # fmt: skip
+    assert code == 1, output
+    assert "You double to 2." in output and "You doubles" not in output
+    assert "Bot 1 (greedy) takes: the cube is at 2." in output
+
+
+@pytest.mark.parametrize(
+    ("lang", "you", "other"),
+    [
+        ("en", "You win 1 point (a dropped double).", "Ana wins 1 point (a dropped double)."),
+        ("pt", "Você vence por 1 ponto (dobra recusada).",
+         "Ana vence por 1 ponto (dobra recusada)."),
+    ],
+)  # fmt: skip
+def test_the_result_is_said_to_you_or_of_the_winner(lang: str, you: str, other: str) -> None:
+    from aceydeucey.cli.backgammon import _result_line
+
+    state, _ = to_first_cube(5, cube="money")
+    doubler = state.current_player()
+    state = state.apply(state.parse_action("double"))
+    state = state.apply(state.parse_action("drop"))
+    assert state.is_terminal()
+    names = ["Ana", "Ana"]
+    assert _result_line(state, lang, names, you=doubler) == you
+    assert _result_line(state, lang, names, you=1 - doubler) == other
+    assert _result_line(state, lang, names) == other

@@ -257,7 +257,7 @@ def play_backgammon(
         console.print(t_(language, "stopped"))
     else:
         narrator.show(final, seat=humans[0] if humans else 0)
-        console.print(_result_line(final, language, names))
+        console.print(_result_line(final, language, names, you=narrator.you))
     try:
         saved = table.record.save(path) if record else table.record.save_new(path)
     except OSError as exc:
@@ -409,6 +409,8 @@ class Narrator:
         self.names = names
         self.humans = humans
         self.pause = pause
+        #: the seat said as "you" (one person against a bot): its sentences take "you" forms
+        self.you = humans[0] if len(humans) == 1 else None
 
     def __call__(self, before: State, action: Action, after: State) -> None:
         event = after.observation(0).get("last_event") or {}
@@ -461,9 +463,8 @@ class Narrator:
             who = self.names[seat] if 0 <= seat < len(self.names) else ""
             cube = int(event.get("cube") or 1)
             # a double offers twice the cube, which stays as it was until taken
-            return t_(
-                self.lang, f"cube_{word}", name=who, cube=2 * cube if word == "double" else cube
-            )
+            key = f"cube_{word}" + ("_you" if seat == self.you else "")
+            return t_(self.lang, key, name=who, cube=2 * cube if word == "double" else cube)
         if str(action) == "pass":  # no legal play: said in words, not as the notation
             return t_(self.lang, "played_pass", name=self.names[seat])
         return t_(self.lang, "played", name=self.names[seat], play=str(action))
@@ -474,7 +475,7 @@ class Narrator:
         winner = int(event["seat"])
         return t_(
             self.lang,
-            "game_won",
+            "game_won_you" if winner == self.you else "game_won",
             name=self.names[winner],
             count=int(event["points"]),
             a=self.names[0],
@@ -519,15 +520,16 @@ def _load(variant: str | None, pairs: list[str] | None, lang: str) -> Game:
         fail(error_text(exc, lang), lang=lang)
 
 
-def _result_line(state: State, lang: str, names: list[str]) -> str:
-    """Who won, with the points and how they were counted (said once, at the end)."""
+def _result_line(state: State, lang: str, names: list[str], *, you: int | None = None) -> str:
+    """Who won, with the points and how they were counted (said once, at the end); the
+    seat ``you`` (one person against a bot) is said in the second person."""
     outcome = state.outcome()
     assert outcome is not None
     params = dict(outcome.params)
     winner = params["winner"]
     return t_(
         lang,
-        "result",
+        "result_you" if winner == you else "result",
         name=names[winner],
         count=params["points"],
         how=t_(lang, f"result_{params['result']}"),
