@@ -255,6 +255,35 @@ def test_compiled_and_interpreted_step_agree(
     assert compiled.tolist() == interpreted
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(-15, 15), min_size=24, max_size=24),
+    st.integers(0, 15),
+    st.integers(0, 15),
+    st.integers(0, 14),
+    st.integers(0, 2),
+)
+def test_the_engine_playouts_and_trainer_score_a_game_with_one_function(
+    points: list[int], bar: int, unentered: int, off: int, scoring: int
+) -> None:
+    # one scoring, interpreted for the engine and compiled for the playouts and trainer,
+    # and the engine's game_result reads it from the loser's side
+    from aceydeucey.backgammon.kernel import game_points
+
+    board = np.zeros(32, dtype=np.int8)
+    board[:24] = points
+    board[24], board[26], board[28] = bar, unentered, off
+    expected = turn.game_points(board, scoring)
+    assert game_points(board, scoring) == expected
+    assert turn.game_points(memoryview(board.tobytes()).cast("b"), scoring) == expected
+    if scoring == turn.SCORE_PER_CHECKER:
+        assert expected == 15 - off
+    elif scoring == turn.SCORE_SINGLE or off:
+        assert expected == 1
+    else:
+        assert expected == (3 if bar or unentered or any(n > 0 for n in points[18:]) else 2)
+
+
 def test_a_fully_played_acey_deucey_earns_the_double_and_a_remainder_passes() -> None:
     # The step in the rulebook's words: a 1-2 played in full earns the double (same
     # mover); a 6-5 of which only the 6 could be played, under "to_opponent", passes

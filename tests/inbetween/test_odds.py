@@ -243,3 +243,24 @@ def seated_ev(state: InBetweenState, seat: int = 0) -> ExpectedValueBot:
     bot = ExpectedValueBot()
     bot.seated(state.game, seat)
     return bot
+
+
+def test_post_odds_settle_as_the_engine_does_an_ace_against_a_pair() -> None:
+    # With ace_third_loses an ace drawn against a pair loses whatever the call: the coach's
+    # "inside" (the call wins) leaves it out, as the engine's settlement does.
+    from aceydeucey.cards import Card
+    from aceydeucey.inbetween.odds import post_odds, unseen_ranks
+    from aceydeucey.inbetween.rules import Rules
+    from aceydeucey.inbetween.settle import settle
+
+    seven, seven2 = Card.from_text("7C"), Card.from_text("7D")
+    for loses in (False, True):
+        rules = Rules(pairs="higher-lower", ace_third_loses=loses)
+        odds = post_odds(seven, seven2, rules=rules, call="higher")
+        left = unseen_ranks(1, [seven, seven2])
+        wins = sum(
+            n for rank, n in left.items() if settle(rules, (7, 7), "higher", rank).outcome == "win"
+        )
+        assert odds.inside == Fraction(wins, 50)
+        assert odds.inside == Fraction(24 if loses else 28, 50)  # 8 to K (and the aces)
+        assert odds.post == Fraction(2, 50) and odds.inside + odds.post + odds.outside == 1

@@ -23,8 +23,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from aceydeucey.backgammon.board import CHECKERS
-from aceydeucey.backgammon.turn import CF_CRAWFORD, CF_DROPPED, CF_MAY_BEAVER, CUBE_CHOICES
+from aceydeucey.backgammon.generate import board_of
+from aceydeucey.backgammon.turn import (
+    CF_CRAWFORD,
+    CF_DROPPED,
+    CF_MAY_BEAVER,
+    CUBE_CHOICES,
+    code_of,
+    game_points,
+)
 from aceydeucey.core.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -47,15 +54,12 @@ def game_result(state: BackgammonState) -> tuple[int, str]:
     (``single``, ``gammon``, ``backgammon``, ``per_checker`` or ``dropped``)."""
     if state.cube_flags & CF_DROPPED:
         return state.cube, "dropped"
-    pos = state.position  # from the winner's side
     rules = state.game.rules
+    # the loser on roll, as the one scoring of the engine, playouts and trainer reads it
+    loser = memoryview(board_of(state.position.flip())).cast("b")  # signed counts
+    base = game_points(loser, code_of(rules, "scoring"))
     if rules.scoring == "per_checker":
-        return (CHECKERS - pos.off[1]) * state.cube, "per_checker"
-    if rules.scoring == "single" or pos.off[1] > 0:
-        base = 1
-    else:
-        back = pos.bar[1] or pos.unentered[1] or any(n < 0 for n in pos.points[:6])
-        base = 3 if back else 2
+        return base * state.cube, "per_checker"
     if rules.jacoby and state.cube_owner == -1:
         base = 1  # the Jacoby rule: no gammons while the cube is centred
     result = {1: "single", 2: "gammon", 3: "backgammon"}[base]

@@ -103,6 +103,7 @@ __all__ = [
     "STOCK",
     "Generator",
     "flip_board",
+    "game_points",
     "generate_packed",
     "generate_rows",
     "move_params",
@@ -657,6 +658,8 @@ def _generate_packed(buf: Any) -> tuple[int, int]:
 #: the turn structure's one step, compiled (:func:`aceydeucey.backgammon.turn.step`):
 #: ``turn_step(params, record, event, x, y, z) -> turned``
 turn_step = _kernel_jit(turn.step)
+#: a won game's points before the cube, compiled (:func:`aceydeucey.backgammon.turn.game_points`)
+game_points = _kernel_jit(turn.game_points)
 
 #: the one-buffer kernel: ``generate_packed(buf) -> (n, used)``
 generate_packed = _generate_packed

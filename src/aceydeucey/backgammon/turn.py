@@ -120,6 +120,7 @@ __all__ = [
     "code_of",
     "game_params",
     "game_params_of",
+    "game_points",
     "play_fields",
     "rule_codes",
     "step",
@@ -270,6 +271,34 @@ def game_params_of(rules: BackgammonRules) -> np.ndarray[Any, np.dtype[np.int64]
     import numpy as np
 
     return np.array(rule_codes(rules), dtype=np.int64)
+
+
+#: scoring codes (``RULE_CODES["scoring"]``), for :func:`game_points`
+SCORE_PER_CHECKER, SCORE_SINGLE, SCORE_GAMMONS = 0, 1, 2
+
+
+def game_points(board: Any, scoring: int) -> int:
+    """The points of a game just won, before the cube: what the loser pays, written once
+    for the engine (:func:`.cube.game_result`), the playouts and the trainer (compiled:
+    :data:`aceydeucey.backgammon.kernel.game_points`).
+
+    ``board`` is the kernel's board (signed counts) seen from the loser's side, the loser
+    on roll: one per checker the loser has not borne off under ``per_checker``; else a
+    single game once the loser has borne one off, a backgammon while a loser's checker
+    is on the bar, still to enter or in the winner's home board, a gammon otherwise.
+    """
+    if scoring == SCORE_SINGLE:
+        return 1
+    if scoring == SCORE_PER_CHECKER:
+        return 15 - int(board[28])
+    if board[28] > 0:
+        return 1
+    if board[24] > 0 or board[26] > 0:
+        return 3
+    for i in range(18, 24):
+        if board[i] > 0:
+            return 3
+    return 2
 
 
 def step(gp: Any, t: Any, event: int, x: int, y: int, z: int) -> int:

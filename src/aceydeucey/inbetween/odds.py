@@ -56,7 +56,7 @@ from aceydeucey.inbetween.advice import (
 )
 from aceydeucey.inbetween.hand_odds import DEFAULT_REDEALS, call_odds, settled, state_odds
 from aceydeucey.inbetween.rules import Rules
-from aceydeucey.inbetween.settle import ACE, Call, settle, stake_limits
+from aceydeucey.inbetween.settle import ACE, Call, post_ranks, settle, stake_limits
 
 if TYPE_CHECKING:
     from aceydeucey.inbetween.state import InBetweenState
@@ -156,28 +156,20 @@ def post_odds(
     stake multiples behind ``ev_per_chip``; ``call`` is ``higher``/``lower`` for pairs.
     """
     rules = rules if rules is not None else _default_rules()
-    posts = (1 if (ace_low and first.rank == ACE) else first.rank, second.rank)
+    posts = post_ranks(first, second, ace_low)
     left = unseen_ranks(decks, [first, second, *seen])
-    total = sum(left.values())
-    if total == 0:
-        raise ArgumentError("ib_odds.no_cards_left")
-    inside = post = 0  # counted in cards, divided once at the end
-    low, high = sorted(posts)
-    for rank, copies in left.items():
-        if rank in posts:
-            post += copies
-        elif (
-            (rank > low)
-            if call == "higher"
-            else (rank < low)
-            if call == "lower"
-            else (low < rank < high)
-        ):
-            inside += copies
-    outside = total - inside - post
-    inside_p, outside_p, post_p = (Fraction(n, total) for n in (inside, outside, post))
-    ev = expected_multiplier(rules, posts, call, left)
-    return PostOdds(inside=inside_p, outside=outside_p, post=post_p, ev_per_chip=ev)
+    # each rank as the engine settles it (settle.settle): no rule of the game is said here
+    dist = outcome_distribution(rules, posts, call, left)
+    inside = sum((p for (name, _), p in dist.items() if name in _WINS), Fraction(0))
+    post = sum((p for (name, _), p in dist.items() if name in _POSTS), Fraction(0))
+    ev = sum((p * m for (_, m), p in dist.items()), Fraction(0))
+    return PostOdds(inside=inside, outside=1 - inside - post, post=post, ev_per_chip=ev)
+
+
+#: the settlements of a third card that the coach calls "inside" (the bet wins) and "post"
+#: (the same rank as a post); every other settlement is "outside"
+_WINS = frozenset({"inside", "win"})
+_POSTS = frozenset({"post", "trips"})
 
 
 @functools.cache

@@ -30,6 +30,7 @@ from aceydeucey.backgammon.kernel import (
     WORDS,
     _flip_into,
     _generate,
+    game_points,
     turn_step,
 )
 from aceydeucey.backgammon.turn import (
@@ -98,9 +99,6 @@ TRACE_ROLL = 1
 TRACE_DOUBLE = 2
 TRACE_PLAY = 3
 
-SCORE_PER_CHECKER = 0
-SCORE_SINGLE = 1
-SCORE_GAMMONS = 2
 
 _NO_TRACE = np.zeros((0, 4 + SLOTS), dtype=np.int64)
 
@@ -228,23 +226,6 @@ def _trace(trace: Any, tn: int, kind: int, seat: int, x: int, y: int, board: Any
 
 
 @njit(cache=True)
-def _score(board: Any, scoring: int) -> int:
-    """Points won by the side that has just borne off its last checker (board: loser on roll)."""
-    if scoring == SCORE_SINGLE:
-        return 1
-    if scoring == SCORE_PER_CHECKER:
-        return 15 - int(board[28])
-    if board[28] > 0:
-        return 1
-    if board[24] > 0 or board[26] > 0:
-        return 3
-    for i in range(18, 24):
-        if board[i] > 0:
-            return 3
-    return 2
-
-
-@njit(cache=True)
 def _game_seed(seed: int, game: int) -> int:
     """The seed of game ``game`` of a run (each game has its own random stream)."""
     return (seed * 1_000_003 + game * 7_919 + 12_345) % 4_294_967_296
@@ -365,7 +346,7 @@ def _play_chunk(
         elif t[T_PHASE] == PH_OVER:
             _flip_into(board, other)
             winner = t[T_WINNER]
-            points = _score(other, gparams[G_SCORING])
+            points = game_points(other, gparams[G_SCORING])
         out[g, 0] = winner
         out[g, 1] = points
         out[g, 2] = decisions

@@ -49,6 +49,7 @@ from aceydeucey.backgammon.kernel import (
     WORDS,
     _flip_into,
     _generate,
+    game_points,
     move_params_of,
     turn_step,
 )
@@ -78,6 +79,7 @@ from aceydeucey.backgammon.turn import (
     PH_ROLL,
     PLAY_ENDS,
     PLAY_FROM_BAR,
+    SCORE_PER_CHECKER,
     T_BAR_OPEN,
     T_DICE,
     T_GATE,
@@ -89,14 +91,12 @@ from aceydeucey.backgammon.turn import (
 from aceydeucey.core.errors import ArgumentError
 from aceydeucey.sim.playouts import (
     _NO_TRACE,
-    SCORE_PER_CHECKER,
     TRACE_DOUBLE,
     TRACE_OPENING,
     TRACE_PLAY,
     TRACE_ROLL,
     _game_seed,
     _roll,
-    _score,
     _trace,
 )
 
@@ -419,7 +419,7 @@ def _to_frame(out: Any, flip: bool, perm: Any, comp: Any, res: Any) -> None:
 def _won(board: Any, scoring: int, kind: int, tmp: Any, res: Any) -> None:
     """Outputs of a won game for the winner (``board``: after its last checker left)."""
     _flip_into(board, tmp)
-    points = _score(tmp, scoring)
+    points = game_points(tmp, scoring)
     for k in range(res.shape[0]):
         res[k] = 0.0
     res[0] = 1.0
@@ -669,7 +669,7 @@ def _run_chunk(
             if outcome == 1:
                 winner = mover
                 _flip_into(board, tmp)
-                points = _score(tmp, scoring)
+                points = game_points(tmp, scoring)
                 if not learn:
                     break
                 _won(board, scoring, kind, tmp, res)
