@@ -103,11 +103,13 @@ def _reach_masks() -> tuple[int, ...]:
 _REACH = _reach_masks()
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def shots(distances: int) -> int:
     """How many of the 36 rolls can travel one of the distances in the bitmask ``distances``.
 
     Intermediate points are not checked (a blocked path still counts): a cheap
-    upper bound that is exact when the opponent has no points in the way.
+    upper bound that is exact when the opponent has no points in the way.  Kept per
+    bitmask (a game meets the same few hundred again and again).
     """
     return sum(1 for mask in _REACH if mask & distances)
 
@@ -329,7 +331,9 @@ def listed_results(
         may_enter=bool((observation.get("entry_gate_passed") or (True,))[0]),
         may_reenter=_turns(rules).bar_open(kind, dice),
     )
-    return {str(play): play.result for play in plays if play.moves}
+    if not plays or not plays[0].moves:  # a pass is the only play when nothing moves
+        return {}
+    return {str(play): play.result for play in plays}
 
 
 def play_result(position: Position, text: str) -> Position:

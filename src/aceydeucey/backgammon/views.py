@@ -146,10 +146,25 @@ def play_steps_of(state: BackgammonState) -> dict[str, list[dict[str, Any]]]:
     steps = memo.play_steps
     if steps is None:
         dice = state.dice
-        steps = memo.play_steps = {
-            text: play_steps(play, dice) for text, play in state.by_text().items() if play.moves
-        }
+        steps = memo.play_steps = {}
+        for text, play in state.by_text().items():
+            # a play's steps follow from its text (every move and hit written), the dice
+            # and the dice it leaves: the same play of the same roll recurs game after game
+            key = (text, dice, play.unused)
+            known = _STEPS.get(key)
+            if known is None:
+                if not play.moves:
+                    continue
+                if len(_STEPS) >= _STEPS_KEPT:
+                    _STEPS.clear()
+                known = _STEPS[key] = play_steps(play, dice)
+            steps[text] = known
     return dict(steps)
+
+
+#: die-by-die steps of plays already seen, by (text, dice, unused); at most _STEPS_KEPT
+_STEPS: dict[tuple[str, tuple[int, ...], tuple[int, ...]], list[dict[str, Any]]] = {}
+_STEPS_KEPT = 100_000
 
 
 def reroll_pending(state: BackgammonState) -> bool:
