@@ -183,3 +183,31 @@ def test_after_a_pass_the_opponent_rolls_from_the_same_position_turned_round() -
                 game, after.state_id()
             ).observation(0) | {"last_event": after.observation(0)["last_event"]}
         state = after
+
+
+def test_a_rolls_plays_are_freed_without_the_collector() -> None:
+    # The plays and their list refer to the roll's rows, which refer to nothing: once the
+    # state is gone they are freed by reference counting alone (a reference cycle here
+    # was most of a busy server's cyclic garbage, and its full collections its p99).
+    import gc
+
+    generate.warm_up()
+    game = aceydeucey.load_game("backgammon", variant="classic")
+    gc.collect()
+    gc.disable()
+    try:
+        for seed in range(3):
+            chance = random.Random(seed)
+            state = game.new_initial_state()
+            while state.is_chance_node():
+                dist = state.chance_distribution()
+                state = state.apply(chance.choices(dist.actions, dist.weights)[0])
+            plays = state.legal_actions()
+            assert type(plays).__name__ == "_Plays" and len(plays) > 1
+            texts = [str(p) for p in plays]
+            assert all(p in plays for p in plays) and [p.result for p in plays]
+            state.observation(state.current_player())
+            del state, plays, texts
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

@@ -26,6 +26,6 @@ def test_warming_up_freezes_what_was_loaded_and_collects_less_often() -> None:
     assert gc.get_freeze_count() == 0
     warm_engines()
     assert gc.get_threshold() == GC_THRESHOLDS
-    assert GC_THRESHOLDS[0] > 700 and GC_THRESHOLDS[2] > 10  # rarer than Python's default
+    assert GC_THRESHOLDS[0] > 700  # rarer than Python's default
     # the engines' modules and the objects loaded with them are no longer walked
     assert gc.get_freeze_count() > 10_000

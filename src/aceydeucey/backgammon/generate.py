@@ -206,17 +206,17 @@ def play_facts(play: Play) -> tuple[bool, tuple[int, ...], bytes | None]:
 
 
 def listed_play_facts(
-    plays: Sequence[Play], play: object
+    plays: Sequence[Play] | _Rows, play: object
 ) -> tuple[bool, tuple[int, ...], bytes] | None:
     """:func:`play_facts` of ``play`` if it is one of the kernel's ``plays`` as listed (the
     state's own list, whose indexing made it), else ``None``: the membership test and the
     facts of the hot path in one call."""
     if not isinstance(play, _FastPlay):
         return None
-    batch = play[0]
+    batch: _Rows = play[0]
     data: bytes = batch.data
     either = batch.unused
-    if batch is not plays:
+    if batch is not (plays.rows if type(plays) is _Plays else plays):
         return None
     start = play[1] * ROW
     unused = either[0] if data[start + ROW_HIGH] else either[1]
@@ -353,12 +353,13 @@ def warm_up_in_background() -> threading.Thread | None:
 # -- lazy plays -------------------------------------------------------------------
 
 
-class _FastPlay(tuple["_Plays", int], Play):
+class _FastPlay(tuple["_Rows", int], Play):
     """A :class:`Play` whose moves and result are built from the batch on first use.
 
-    It is the pair ``(batch, row)`` underneath, so that a roll's plays are made
-    without running any Python code per play; the pair is not part of its
-    behaviour as a play (equality, hash, text, ``repr``, pickling, no ordering).
+    It is the pair ``(rows, row)`` underneath (the roll's :class:`_Rows`), so that a
+    roll's plays are made without running any Python code per play; the pair is not
+    part of its behaviour as a play (equality, hash, text, ``repr``, pickling, no
+    ordering).
     """
 
     # built by tuple's constructor alone: Play's dataclass __init__ is not run
@@ -428,25 +429,43 @@ class _FastPlay(tuple["_Plays", int], Play):
         return f"Play(moves={self.moves!r}, result={self.result!r}, unused={self.unused!r})"
 
 
+class _Rows:
+    """One roll's packed rows (the kernel's output) and the dice its plays leave unplayed:
+    what each :class:`_FastPlay` reads.  The plays' list (:class:`_Plays`) refers to it and
+    it refers to nothing, so a roll's plays make no reference cycle: they are freed as soon
+    as their state is, not left for the collector (they were most of a busy server's
+    cyclic garbage)."""
+
+    __slots__ = ("data", "unused")
+
+    def __init__(self, data: bytes, unused: tuple[tuple[int, ...], tuple[int, ...]]) -> None:
+        self.data = data
+        #: dice left unplayed: (if the higher die was used, otherwise)
+        self.unused = unused
+
+
 class _Plays(Sequence[Play]):
     """The plays of one roll: the kernel's output (``n`` packed rows), made lazily.
 
-    Indexing makes only the play asked for (a :class:`_FastPlay`: this object and a row
-    number).  A read-only sequence (``len``, indexing and slices, iteration, ``in``,
+    Indexing makes only the play asked for (a :class:`_FastPlay`: the roll's rows and a
+    row number).  A read-only sequence (``len``, indexing and slices, iteration, ``in``,
     ``index``, equal to any sequence of the same plays); ``play in plays`` is immediate
     for its own plays.  Iterating (or slicing) makes every play once and keeps them.
     """
 
-    __slots__ = ("_items", "data", "n", "unused")
+    __slots__ = ("_items", "n", "rows")
 
     def __init__(
         self, data: bytes, n: int, unused: tuple[tuple[int, ...], tuple[int, ...]]
     ) -> None:
-        self.data = data
+        self.rows = _Rows(data, unused)
         self.n = n
-        #: dice left unplayed: (if the higher die was used, otherwise)
-        self.unused = unused
         self._items: list[Play] | None = None
+
+    @property
+    def data(self) -> bytes:
+        """The packed rows (:data:`.kernel.ROW` bytes a play)."""
+        return self.rows.data
 
     def __len__(self) -> int:
         return self.n
@@ -463,7 +482,7 @@ class _Plays(Sequence[Play]):
             if type(index) is int:
                 n = self.n
                 if -n <= index < n:
-                    play: Play = _FastPlay((self, index % n))
+                    play: Play = _FastPlay((self.rows, index % n))
                     return play
                 raise IndexError("play index out of range")
             items = self._all()
@@ -473,14 +492,16 @@ class _Plays(Sequence[Play]):
         items = self._items
         if items is None:
             n = self.n
-            items = self._items = list(map(_FastPlay, zip(repeat(self, n), range(n), strict=True)))
+            items = self._items = list(
+                map(_FastPlay, zip(repeat(self.rows, n), range(n), strict=True))
+            )
         return items
 
     def __iter__(self) -> Iterator[Play]:
         return iter(self._all())
 
     def __contains__(self, item: object) -> bool:
-        if isinstance(item, _FastPlay) and item[0] is self:
+        if isinstance(item, _FastPlay) and item[0] is self.rows:
             return True
         return item in self._all()
 

@@ -12,9 +12,11 @@ log = logging.getLogger("aceydeucey.server")
 
 __all__ = ["GC_THRESHOLDS", "warm_engines"]
 
-#: the collector's thresholds in a server process: young collections ten times rarer than
-#: Python's default (700, 10, 10) and full ones ten times rarer again
-GC_THRESHOLDS = (7_000, 10, 100)
+#: the collector's thresholds in a server process: collections ten times rarer than with
+#: Python's default (700, 10, 10), the full ones included (a crowd's p99 reply 309 -> 109 ms;
+#: rarer full collections, (7000, 10, 100), gave no better p99 and a heap still growing
+#: after two minutes, where this one levels off near 600 MB: docs/scaling.md)
+GC_THRESHOLDS = (7_000, 10, 10)
 
 
 def warm_engines() -> None:
@@ -46,7 +48,6 @@ def warm_engines() -> None:
         except Exception as exc:  # a game that cannot warm up still plays, only slower at first
             log.warning("warming up %s failed (%s)", game_id, type(exc).__name__)
     # Everything loaded so far (the engines, the compiled kernels, the libraries) lives as
-    # long as the process: out of the collector's sight, a full collection no longer walks
-    # it (measured: the crowd's full collections took up to 343 ms each before)
+    # long as the process: out of the collector's sight, a full collection no longer walks it
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
