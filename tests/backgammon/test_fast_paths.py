@@ -211,3 +211,32 @@ def test_a_rolls_plays_are_freed_without_the_collector() -> None:
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("variant", ["classic", "acey-deucey"])
+def test_kept_play_steps_are_each_plays_own(variant: str) -> None:
+    # The steps kept across states (by the kernel's moves, dice and unused dice) are the
+    # steps each state's play would get on its own: a checker moved twice stops where
+    # its own position lets it (18/10 with 6-2 is 18/12/10 or 18/16/10), never where
+    # another position's did.
+    from aceydeucey.backgammon.notation import play_steps
+    from aceydeucey.backgammon.views import play_steps_of
+
+    generate.warm_up()
+    game = aceydeucey.load_game("backgammon", variant=variant)
+    chance = random.Random(7)
+    checked = 0
+    for _ in range(12):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                dist = state.chance_distribution()
+                state = state.apply(chance.choices(dist.actions, dist.weights)[0])
+                continue
+            if state.phase_name() == "play":
+                kept = play_steps_of(state)
+                own = {str(p): play_steps(p, state.dice) for p in state.legal_actions() if p.moves}
+                assert kept == own
+                checked += 1
+            state = state.apply(chance.choice(state.legal_actions()))
+    assert checked > 100

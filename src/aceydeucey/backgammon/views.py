@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from aceydeucey.backgammon.board import CHECKERS
 from aceydeucey.backgammon.cube import cube_refusal, cube_view, game_result
+from aceydeucey.backgammon.generate import path_key
 from aceydeucey.backgammon.moves import explain_steps
 from aceydeucey.backgammon.notation import (
     CubeAction,
@@ -148,22 +149,27 @@ def play_steps_of(state: BackgammonState) -> dict[str, list[dict[str, Any]]]:
         dice = state.dice
         steps = memo.play_steps = {}
         for text, play in state.by_text().items():
-            # a play's steps follow from its text (every move and hit written), the dice
-            # and the dice it leaves: the same play of the same roll recurs game after game
-            key = (text, dice, play.unused)
-            known = _STEPS.get(key)
+            # a play's steps follow from its moves as the kernel wrote them (each from,
+            # to and hit, the point a checker moved twice stops on included: the text
+            # leaves that out), the dice and the dice it leaves, whatever the position:
+            # the same play of the same roll recurs game after game
+            path = path_key(play)
+            key = None if path is None else (path, dice, play.unused)
+            known = None if key is None else _STEPS.get(key)
             if known is None:
                 if not play.moves:
                     continue
-                if len(_STEPS) >= _STEPS_KEPT:
-                    _STEPS.clear()
-                known = _STEPS[key] = play_steps(play, dice)
+                known = play_steps(play, dice)
+                if key is not None:
+                    if len(_STEPS) >= _STEPS_KEPT:
+                        _STEPS.clear()
+                    _STEPS[key] = known
             steps[text] = known
     return dict(steps)
 
 
-#: die-by-die steps of plays already seen, by (text, dice, unused); at most _STEPS_KEPT
-_STEPS: dict[tuple[str, tuple[int, ...], tuple[int, ...]], list[dict[str, Any]]] = {}
+#: die-by-die steps of the kernel's plays already seen, by (moves, dice, unused)
+_STEPS: dict[tuple[bytes, tuple[int, ...], tuple[int, ...]], list[dict[str, Any]]] = {}
 _STEPS_KEPT = 100_000
 
 
