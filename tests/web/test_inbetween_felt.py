@@ -53,3 +53,41 @@ def test_two_hands_alike_after_a_shuffle_each_show_their_own_result(
     assert (second["outcome"], second["delta"]) == ("lose", -2), second
     assert first["hand"] != second["hand"]
     assert second["turned"], "the second hand's third card is turned in like the first's"
+
+
+DECIDE = """async ([hidden]) => {
+  const felt = await import('/static/js/inbetween.js');
+  const board = document.createElement('div'), controls = document.createElement('div');
+  document.body.append(board);
+  // Ana's hand was dealt with everyone's (both around); Bea's hand has just settled and
+  // Ana is to decide on her own two cards
+  const obs = {
+    posts: ['TS', 'QS'], hidden_hand: hidden ? ['TS', 'QS'] : undefined, seen: ['TS', 'QS', 'KS'],
+    round: 1, pot: 12, chips: [20, 14], dealer: 1, current_player: 0, phase: 'decide',
+    legal_actions: ['pass', 'bet 1'],
+    last_event: { kind: 'settle', seat: 1, third: 'KS', outcome: 'outside', delta: -6 },
+  };
+  felt.render(board, controls, {
+    obs, seq: 9, legal: obs.legal_actions, mine: true, me: 0, stepEvents: [], interim: false,
+    rules: { hidden }, names: () => ['Ana', 'Bea'], seats: [], act: () => {},
+  });
+  return {
+    cards: [...board.querySelectorAll('svg[data-card]')].map((e) => e.dataset.card),
+    banner: board.querySelector('.ib-result')?.dataset.outcome ?? null,
+  };
+}"""
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_a_player_deciding_sees_their_own_cards_after_the_last_hand(
+    browser: Any, live_server: str, hidden: bool
+) -> None:
+    ctx = browser.new_context(bypass_csp=True)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{live_server}/replay")
+        shown = page.evaluate(DECIDE, [hidden])
+    finally:
+        ctx.close()
+    assert sorted(shown["cards"]) == ["QS", "TS"], shown  # not the settled hand's, not backs
+    assert shown["banner"] == "outside", shown  # the last hand's result is still said

@@ -69,7 +69,11 @@ function postsRow(obs, view) {
   const posts = obs.posts || [];
   if (posts.length) { livePosts = posts.slice(); liveGap = obs.gap ?? null; }
   const row = h("div.cards", { "aria-label": t("ib.posts") });
-  const showLast = showingLast(obs);
+  // the cards a player must decide on are always on the felt: a hand dealt before the last
+  // one settled (both around, or face down) replaces it at once for its player, whose last
+  // hand's result stays in the banner above the seats
+  const deciding = !interimFrame && posts.length > 0 && (obs.legal_actions || []).length > 0;
+  const showLast = !deciding && showingLast(obs);
   const shown = showLast ? lastHand.posts : posts;
   const third = showLast ? lastHand.third : null;
   const wrap = (node, label, extra = "") => h("div", { class: extra }, node, h("div.card-label", {}, label));
