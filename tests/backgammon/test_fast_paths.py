@@ -240,3 +240,24 @@ def test_kept_play_steps_are_each_plays_own(variant: str) -> None:
                 checked += 1
             state = state.apply(chance.choice(state.legal_actions()))
     assert checked > 100
+
+
+def test_editing_one_games_play_steps_leaves_another_games_alone() -> None:
+    # steps are kept across states: a caller that edits an observation (an AI user's own
+    # copy) must not change what the next game's observations say
+    generate.warm_up()
+    game = aceydeucey.load_game("backgammon", variant="classic")
+
+    def first_play_steps() -> dict[str, Any]:
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state = state.apply(state.chance_distribution().actions[0])
+        obs: dict[str, Any] = state.observation(state.current_player())
+        return obs["play_steps"]
+
+    steps = first_play_steps()
+    text = next(iter(steps))
+    before = copy.deepcopy(steps[text])
+    steps[text][0]["die"] = 99
+    steps[text].append({"from": 1, "to": 0})
+    assert first_play_steps()[text] == before

@@ -141,8 +141,9 @@ def play_steps_of(state: BackgammonState) -> dict[str, list[dict[str, Any]]]:
     """Each legal play (by its text) as its die-by-die steps, in the order played:
     ``{"from": 13 | "bar" | "in", "to": 7 | "off", "die": 6, "hit": false}``.
 
-    Built once per state (kept in its memo); each observation gets its own copy of the
-    mapping, so that a caller editing one leaves the others alone."""
+    Built once per state (kept in its memo) from steps kept across states; each state
+    holds its own copy of the steps and each observation its own copy of the mapping, so
+    that a caller editing one game's observation leaves every other game's alone."""
     memo = state.memo
     steps = memo.play_steps
     if steps is None:
@@ -164,7 +165,9 @@ def play_steps_of(state: BackgammonState) -> dict[str, list[dict[str, Any]]]:
                     if len(_STEPS) >= _STEPS_KEPT:
                         _STEPS.clear()
                     _STEPS[key] = known
-            steps[text] = known
+            # this state's own copy: a caller editing an observation's steps leaves every
+            # other game's alone (the memo's are shared by this state's audiences only)
+            steps[text] = [dict(step) for step in known]
     return dict(steps)
 
 
