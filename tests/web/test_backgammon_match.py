@@ -2,7 +2,8 @@
 the end through the pages only.
 
 The person makes the table in the lobby's form (classic backgammon, the cube for a
-match, 5 points, the ``net`` bot, which doubles, takes and passes by its own estimates)
+match, 5 points, the ``net2`` bot, the strongest, which doubles, takes and passes by its
+own estimates)
 and plays every turn on the page: the first two on the board, then the play the ``net``
 bot would make, chosen in the page's list of plays, so that the games are close.  The
 person doubles at each game's first chance; the bot's doubles are passed (the pass
@@ -55,7 +56,7 @@ def make_match_in_the_lobby(page: Any, live_server: str, nick: str) -> str:
     page.fill("#opt-match_length", "5")
     page.select_option("#seat-0", "human")
     page.select_option("#seat-1", "bot")
-    page.select_option("#seat-bot-1", "net")
+    page.select_option("#seat-bot-1", "net2")
     page.click("#create-btn")
     page.wait_for_url(re.compile(r".*/tables/[^/?]+(\?.*)?$"))
     page.wait_for_selector(".bg-board")
