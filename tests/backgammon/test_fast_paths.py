@@ -214,11 +214,10 @@ def test_a_rolls_plays_are_freed_without_the_collector() -> None:
 
 
 @pytest.mark.parametrize("variant", ["classic", "acey-deucey"])
-def test_kept_play_steps_are_each_plays_own(variant: str) -> None:
-    # The steps kept across states (by the kernel's moves, dice and unused dice) are the
-    # steps each state's play would get on its own: a checker moved twice stops where
-    # its own position lets it (18/10 with 6-2 is 18/12/10 or 18/16/10), never where
-    # another position's did.
+def test_the_observations_play_steps_are_each_plays_own(variant: str) -> None:
+    # The steps an observation carries (keyed by the plays' texts, once per state) are the
+    # steps of that state's own play: a checker moved twice stops where its own position
+    # lets it (18/10 with 6-2 is 18/12/10 or 18/16/10), which the text does not say.
     from aceydeucey.backgammon.notation import play_steps
     from aceydeucey.backgammon.views import play_steps_of
 
@@ -243,8 +242,8 @@ def test_kept_play_steps_are_each_plays_own(variant: str) -> None:
 
 
 def test_editing_one_games_play_steps_leaves_another_games_alone() -> None:
-    # steps are kept across states: a caller that edits an observation (an AI user's own
-    # copy) must not change what the next game's observations say
+    # a caller that edits an observation (an AI user's own copy) must not change what the
+    # next game's observations say
     generate.warm_up()
     game = aceydeucey.load_game("backgammon", variant="classic")
 

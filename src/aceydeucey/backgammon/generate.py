@@ -188,17 +188,6 @@ def packed_rows(plays: Sequence[Play]) -> bytes | None:
     return plays.data if isinstance(plays, _Plays) else None
 
 
-def path_key(play: Play) -> bytes | None:
-    """The kernel's 12 bytes of ``play``'s moves (each move's from, to and hit, the
-    intermediate points of a checker moved twice included), or ``None`` for a play the
-    kernel did not make: equal keys are equal moves, whatever the position."""
-    if not isinstance(play, _FastPlay):
-        return None
-    start = play[1] * ROW + ROW_PATH
-    data: bytes = play[0].data
-    return data[start : start + 12]
-
-
 def flipped_board(play: Play) -> bytes | None:
     """:func:`result_board` from the other side (the opponent on roll next)."""
     if not isinstance(play, _FastPlay):

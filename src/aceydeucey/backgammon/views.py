@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from aceydeucey.backgammon.board import CHECKERS
 from aceydeucey.backgammon.cube import cube_refusal, cube_view, game_result
-from aceydeucey.backgammon.generate import path_key
 from aceydeucey.backgammon.moves import explain_steps
 from aceydeucey.backgammon.notation import (
     CubeAction,
@@ -141,39 +140,16 @@ def play_steps_of(state: BackgammonState) -> dict[str, list[dict[str, Any]]]:
     """Each legal play (by its text) as its die-by-die steps, in the order played:
     ``{"from": 13 | "bar" | "in", "to": 7 | "off", "die": 6, "hit": false}``.
 
-    Built once per state (kept in its memo) from steps kept across states; each state
-    holds its own copy of the steps and each observation its own copy of the mapping, so
-    that a caller editing one game's observation leaves every other game's alone."""
+    Built once per state (kept in its memo); each observation gets its own copy of the
+    mapping, so that a caller editing one leaves the others alone."""
     memo = state.memo
     steps = memo.play_steps
     if steps is None:
         dice = state.dice
-        steps = memo.play_steps = {}
-        for text, play in state.by_text().items():
-            # a play's steps follow from its moves as the kernel wrote them (each from,
-            # to and hit, the point a checker moved twice stops on included: the text
-            # leaves that out), the dice and the dice it leaves, whatever the position:
-            # the same play of the same roll recurs game after game
-            path = path_key(play)
-            key = None if path is None else (path, dice, play.unused)
-            known = None if key is None else _STEPS.get(key)
-            if known is None:
-                if not play.moves:
-                    continue
-                known = play_steps(play, dice)
-                if key is not None:
-                    if len(_STEPS) >= _STEPS_KEPT:
-                        _STEPS.clear()
-                    _STEPS[key] = known
-            # this state's own copy: a caller editing an observation's steps leaves every
-            # other game's alone (the memo's are shared by this state's audiences only)
-            steps[text] = [dict(step) for step in known]
+        steps = memo.play_steps = {
+            text: play_steps(play, dice) for text, play in state.by_text().items() if play.moves
+        }
     return dict(steps)
-
-
-#: die-by-die steps of the kernel's plays already seen, by (moves, dice, unused)
-_STEPS: dict[tuple[bytes, tuple[int, ...], tuple[int, ...]], list[dict[str, Any]]] = {}
-_STEPS_KEPT = 100_000
 
 
 def reroll_pending(state: BackgammonState) -> bool:

@@ -197,9 +197,10 @@ def play_backgammon(
     if bot not in BOTS:
         fail(t_(language, "error_unknown_bot", bot=bot, accepted=", ".join(BOTS)), lang=language)
     resumed: Record | None = None
-    flags = cube_flag_options(None if cube is None else cube.value, match, option)
-    if "" in flags:
-        fail(t_(language, "error_flag_and_option", option=flags[""]), lang=language)
+    flags = cube_flag_options(None if cube is None else cube.value, match)
+    given = {pair.split("=", 1)[0].strip() for pair in option or ()}
+    for key in flags.keys() & given:  # one option set twice: say which
+        fail(t_(language, "error_flag_and_option", option=key), lang=language)
     if resume is not None:
         if variant is not None or option or flags:
             fail(t_(language, "error_resume_options"), lang=language)

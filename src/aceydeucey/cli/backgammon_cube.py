@@ -74,18 +74,14 @@ def cube_prompt(observation: dict[str, Any], name: str, lang: str) -> str:
     return t("backgammon", key, lang, name=name, cube=value, beaver=2 * value)
 
 
-def cube_flag_options(
-    cube: str | None, match: int | None, pairs: list[str] | None
-) -> dict[str, str]:
+def cube_flag_options(cube: str | None, match: int | None) -> dict[str, str]:
     """``--cube`` and ``--match`` as rule options: ``--match N`` plays an N-point match,
-    with the cube unless ``--cube`` says otherwise.  A flag and an ``-o`` of the same
-    option together are a contradiction, named by the caller (the key is returned
-    beside the options under ``""``).
+    with the cube unless ``--cube`` says otherwise.
 
-    >>> cube_flag_options(None, 5, None)
+    >>> cube_flag_options(None, 5)
     {'match_length': '5', 'cube': 'match'}
-    >>> cube_flag_options("money", None, ["cube=none"])
-    {'': 'cube'}
+    >>> cube_flag_options("none", 3)
+    {'match_length': '3', 'cube': 'none'}
     """
     options: dict[str, str] = {}
     if match is not None:
@@ -93,8 +89,4 @@ def cube_flag_options(
         options["cube"] = "match"
     if cube is not None:
         options["cube"] = cube
-    given = {pair.split("=", 1)[0].strip() for pair in pairs or ()}
-    for key in options:
-        if key in given:
-            return {"": key}
     return options
