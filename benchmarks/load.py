@@ -60,6 +60,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
+import orjson
 from websockets.asyncio.client import connect
 
 #: the servers' sources (``ACEYDEUCEY_BENCH_SRC``: another checkout's, to compare two
@@ -167,7 +168,7 @@ async def _play(
             raw = await asyncio.wait_for(ws.recv(), max(0.05, stop - time.perf_counter()))
         except TimeoutError:
             return
-        message = json.loads(raw)
+        message = orjson.loads(raw)
         kind = message.get("type")
         if kind == "error":
             code = message.get("error", {}).get("code")
@@ -195,7 +196,7 @@ async def _play(
         sent_seq = message["seq"]
         sent_at = time.perf_counter()
         act = {"type": "act", "seq": sent_seq, "action": rng.choice(legal), "id": count}
-        await ws.send(json.dumps(act))
+        await ws.send(orjson.dumps(act).decode())
 
 
 async def spectator(
@@ -237,7 +238,7 @@ async def spectator(
                             raw = await asyncio.wait_for(ws.recv(), 0.5)
                         except TimeoutError:
                             continue
-                        message = json.loads(raw)
+                        message = orjson.loads(raw)
                         if message.get("type") != "state":
                             continue
                         figures.delivered += 1

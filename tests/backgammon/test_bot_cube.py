@@ -14,8 +14,13 @@ from aceydeucey.backgammon.net import N_INPUTS, Network
 
 
 def fixed_network(*outputs: float, hidden: int = 4) -> Network:
-    """A network whose every output is ``outputs`` whatever the position (no hidden weights)."""
-    logits = np.array([math.log(v / (1 - v)) for v in outputs])
+    """A network under which ``outputs`` are the chances of the side on roll as ``net``
+    reads them, one roll deep: every position it evaluates after that side's play is the
+    opponent's to act, so it answers every position with the other side's chances (no
+    hidden weights), and each of the 21 rolls comes back to ``outputs``."""
+    win, gammon, backgammon, gammon_lost, backgammon_lost = outputs
+    theirs = (1 - win, gammon_lost, backgammon_lost, gammon, backgammon)
+    logits = np.array([math.log(v / (1 - v)) for v in theirs])
     return Network(
         w1=np.zeros((N_INPUTS, hidden)),
         b1=np.zeros(hidden),

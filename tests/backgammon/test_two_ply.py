@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from aceydeucey.backgammon import generate
+from aceydeucey.backgammon import bearoff, generate
 from aceydeucey.backgammon.bots import position_of, rank_observation
 from aceydeucey.backgammon.evaluator import (
     HANDS,
@@ -149,6 +149,39 @@ def test_lookahead_equals_the_reference(variant: str) -> None:
             want = reference_lookahead(ev, board, pending, 0)
             np.testing.assert_allclose(many[k], want, rtol=0, atol=1e-12)
             np.testing.assert_allclose(ev.lookahead(board, pending, 0), want, rtol=0, atol=1e-12)
+
+
+def reference_two_rolls(ev: Evaluator, board: np.ndarray[Any, Any], chain: int) -> Any:
+    """Before the roll, two rolls deep, roll by roll: each roll's best 0-ply play, valued
+    by the opponent's one-roll look where it hands the turn over in a game going on and
+    no race from the bear-off table is among the roll's plays."""
+    rows = []
+    for dice in HANDS["roll"]:
+        results, _, _, used = ev._generator.plays(board, np.array(dice), ev.params)
+        flip, pending = ev.next_turn("roll", dice, used, chain)
+        best = ev._best_reply(board, dice, "roll", chain)
+        values = ev.values(results, flip, pending)
+        chosen = results[int(np.argmax(ev.equity(values)))]
+        raced = ev.bearoff is not None and len(bearoff.race_rows(results)) > 0
+        if flip and chosen[28] != 15 and not raced:
+            best = ev.spec.flip(reference_lookahead(ev, flip_board(chosen), 0, 0))
+        rows.append(best)
+    weights = np.array([w for _, _, w in ROLLS], dtype=np.float64)
+    return weights @ np.array(rows) / 36.0
+
+
+@pytest.mark.parametrize("variant", ["acey-deucey", "classic"])
+def test_two_rolls_before_the_roll_equal_the_reference(variant: str) -> None:
+    ev = evaluator(variant)
+    for observation in sample(variant, 6):
+        board = generate.to_board(position_of(observation))
+        chain = int(observation.get("chain", 0))
+        want = reference_two_rolls(ev, board, chain)
+        got = ev.before_roll(board, chain, rolls=2)
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+        one = ev.before_roll(board, chain, rolls=1)
+        np.testing.assert_allclose(one, reference_lookahead(ev, board, 0, chain), atol=1e-12)
+        assert not np.allclose(got, one)  # the second roll changes the estimate
 
 
 @pytest.mark.parametrize(

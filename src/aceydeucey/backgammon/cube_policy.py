@@ -1,8 +1,9 @@
 """The trained network's cube decisions: double / roll, take / drop / beaver.
 
 The bots ``net`` and ``net2`` answer a cube decision with :func:`cube_choice`: the
-network's cubeless chances of the side on roll (0-ply for ``net``; for ``net2`` the
-average over the 21 rolls of its best 0-ply play), the cube's value and owner and
+network's cubeless chances of the side on roll before its roll (for ``net`` the average
+over the 21 rolls of its best 0-ply play; for ``net2`` one roll deeper, each of those
+plays valued by the opponent's own 21 rolls), the cube's value and owner and
 the stakes of the rules (money, with the Jacoby rule and beavers where they apply,
 the cube's limit; or the match score through the project's match equity table,
 :mod:`.met`) go to :func:`.cubeful.decide`.  The cube efficiency is that of the
@@ -56,12 +57,11 @@ def stakes_of(rules: BackgammonRules, observation: dict[str, Any], seat: int, cu
 
 
 def probabilities(evaluator: Any, position: Position, ply: int) -> Probabilities:
-    """The network's cubeless chances for the side on roll of ``position`` (before its roll)."""
-    board = generate.to_board(position).reshape(1, kernel.SLOTS)
-    if ply >= 2:
-        outputs = evaluator.lookahead(board[0], 0, 0)
-    else:
-        outputs = evaluator.net.evaluate(board, False, 0)[0]
+    """The network's cubeless chances for the side on roll of ``position`` before its roll:
+    one roll deep at ``ply`` 0 (``net``), two at 2 (``net2``), see
+    :meth:`.evaluator.Evaluator.before_roll`."""
+    board = generate.to_board(position).reshape(kernel.SLOTS)
+    outputs = evaluator.before_roll(board, rolls=2 if ply >= 2 else 1)
     values = tuple(float(v) for v in np.asarray(outputs))
     if evaluator.spec.name == "points":
         return Probabilities.of_points(values)

@@ -261,7 +261,6 @@ class Evaluator:
             table = self._turn_tables[key] = (flips, pendings)
         return table
 
-    @kernels.needs("net")
     def best_replies(
         self, boards: np.ndarray[Any, Any], kind: str = "roll", chain: int = 0
     ) -> np.ndarray[Any, np.dtype[np.float64]]:
@@ -269,24 +268,59 @@ class Evaluator:
         ``HANDS[kind]`` (the 21 rolls, or the six named doubles) for the side on roll of
         each of the ``k`` boards, for that side: what :meth:`_best_reply` gives hand by
         hand, in one call of the Numba kernel (:func:`.net.best_replies`)."""
+        return self._replies(boards, kind, chain, keep=False)[0]
+
+    @kernels.needs("net")
+    def _replies(
+        self, boards: np.ndarray[Any, Any], kind: str, chain: int, *, keep: bool
+    ) -> tuple[np.ndarray[Any, np.dtype[np.float64]], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """:meth:`best_replies`; with ``keep``, also each best play's board (``(k, hands,
+        SLOTS)``, the mover's side) and where a deeper look goes on from it (``(k,
+        hands)`` bools): the play hands the turn to the opponent with the game going on,
+        and the network chose it (a hand valued from the bear-off table is not)."""
         boards = np.ascontiguousarray(np.atleast_2d(boards), dtype=np.int8)
         dice_sets, n_dice = self._hands[kind]
         flips, pendings = self._turn_table(kind, chain)
         perm, comp, coef, bias = self._kernel_spec
         net = self.net
-        best = np.zeros((boards.shape[0], len(n_dice), self.spec.size))
-        flagged = np.zeros((boards.shape[0], len(n_dice)), dtype=np.int64)
+        k_boards, hands = boards.shape[0], len(n_dice)
+        best = np.zeros((k_boards, hands, self.spec.size))
+        flagged = np.zeros((k_boards, hands), dtype=np.int64)
+        turned = np.zeros((k_boards, hands), dtype=np.int64)
+        chosen = np.zeros((k_boards if keep else 0, hands, kernel.SLOTS), dtype=np.int8)
         code = best_replies(
             boards, dice_sets, n_dice, self.params, flips, pendings, net.w1, net.b1, net.w2,
             net.b2, perm, comp, coef, bias, _SCORING.get(self.rules.scoring, 2), self._won,
-            self.bearoff is not None, self._generator.work_space, best, flagged,
+            self.bearoff is not None, self._generator.work_space, best, flagged, chosen,
+            turned,
         )  # fmt: skip
         if code < 0:
             raise RuntimeError("fast move generation overflowed its result table")
         for k, r in np.argwhere(flagged):
             # a race with both sides home among the plays: the table's exact values
             best[k, r] = self._best_reply(boards[k], HANDS[kind][r], kind, chain)
-        return best
+        return best, chosen, (turned != 0) & (flagged == 0)
+
+    def before_roll(
+        self, board: np.ndarray[Any, Any], chain: int = 0, *, rolls: int = 1
+    ) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """Outputs, for the side on roll of ``board`` before its roll, ``rolls`` rolls deep.
+
+        One roll: :meth:`lookahead` (the average over the 21 rolls of the best 0-ply
+        play).  Two: each roll's best 0-ply play is valued by the opponent's one-roll
+        look (:meth:`lookahead_many`, one call for the 21 positions) where it hands the
+        turn over, else (another roll, a named double, the game's end, a race from the
+        bear-off table) at 0-ply as before; then the same average.  What the cube
+        decisions read (:mod:`.cube_policy`)."""
+        if rolls <= 1:
+            return self.lookahead(board, 0, chain)
+        best, chosen, deeper = self._replies(np.asarray(board)[None, :], "roll", chain, keep=True)
+        rows = np.flatnonzero(deeper[0])
+        if rows.size:
+            turned = np.array([kernel.flip_board(chosen[0, r]) for r in rows])
+            best[0, rows] = self.spec.flip(self.lookahead_many(turned, 0, 0))
+        result: np.ndarray[Any, np.dtype[np.float64]] = _WEIGHTS @ best[0] / 36.0
+        return result
 
     def lookahead(
         self, board: np.ndarray[Any, Any], pending: int, chain: int

@@ -320,6 +320,8 @@ def best_replies(
     work: Any,
     best: Any,
     flagged: Any,
+    chosen: Any,
+    turned: Any,
 ) -> int:
     """For each board ``k`` and each hand ``r`` of ``dice_sets``: the outputs, for the side
     on roll of ``boards[k]``, of its best play of that hand by 0-ply equity, into
@@ -334,8 +336,11 @@ def best_replies(
     single, 2 gammons; see :func:`.evaluator.points_won`).  ``work`` is a move generator's
     work space (:attr:`.kernel.Generator.work_space`).  With ``races``, a hand whose plays
     include a race with both sides home (valued from the bear-off table by the caller,
-    not here) sets ``flagged[k, r]`` and is the caller's to value.  Returns 0, or -1 when
-    the move generator overflowed.
+    not here) sets ``flagged[k, r]`` and is the caller's to value.  The best play's board
+    goes to ``chosen[k, r]`` (the mover's side; a ``(0, 0, SLOTS)`` array skips it), and
+    ``turned[k, r]`` is 1 when that play hands the turn to the opponent with the game
+    going on (the position a deeper look evaluates next).  Returns 0, or -1 when the move
+    generator overflowed.
     """
     pos, moves, meta, table, keep, gwork, aux, rows = work
     idx = np.zeros(MAX_ACTIVE, dtype=np.int64)
@@ -344,6 +349,7 @@ def best_replies(
     size = b2.shape[0]
     raw = np.zeros(size, dtype=np.float64)
     cur = np.zeros(size, dtype=np.float64)
+    keep_boards = chosen.shape[0] > 0
     for k in range(boards.shape[0]):
         for r in range(dice_sets.shape[0]):
             n, used = generate_rows(
@@ -355,6 +361,7 @@ def best_replies(
             flip = flips[r, used] != 0
             pending = 0 if flip else pendings[r, used]
             flagged[k, r] = 0
+            turned[k, r] = 0
             top = -np.inf
             for j in range(n):
                 row = rows[j]
@@ -392,6 +399,10 @@ def best_replies(
                     top = e
                     for c in range(size):
                         best[k, r, c] = cur[c]
+                    turned[k, r] = 1 if flip and row[28] != 15 else 0
+                    if keep_boards:
+                        for c in range(chosen.shape[2]):
+                            chosen[k, r, c] = row[c]
     return 0
 
 
@@ -459,6 +470,7 @@ def warm_up() -> None:
             np.zeros((1, 5), dtype=np.int64), np.zeros((1, 5), dtype=np.int64),
             net.w1, net.b1, net.w2, net.b2, perm, comp, coef, net.spec.bias, 2,
             np.zeros((16, size)), True, work, np.zeros((1, 1, size)),
+            np.zeros((1, 1), dtype=np.int64), np.zeros((1, 1, boards.shape[1]), dtype=np.int8),
             np.zeros((1, 1), dtype=np.int64),
         )  # fmt: skip
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
@@ -14,7 +13,8 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.server.botpool import BotPool
 from aceydeucey.server.errors import ServerError, is_outage, status_of, unavailable
-from aceydeucey.server.live import LiveTable, dumps
+from aceydeucey.server.jsontext import jsonable
+from aceydeucey.server.live import LiveTable
 from aceydeucey.server.logs import fault
 from aceydeucey.server.owners import LeaseOwners, Owners
 from aceydeucey.server.presence import MemoryPresence, Presence
@@ -216,7 +216,7 @@ class ServiceBase:
                 return _error(unavailable(self.settings.retry_after))
             fault("unexpected", exc, table=table_id, command=name)
             return _error(ServerError(500, "server.internal"))
-        return {"result": json.loads(dumps({"r": result}))["r"]}
+        return {"result": jsonable(result)}
 
     def _lost(self, table_id: str) -> None:
         """Another process took this table over: its bots and timer stop here."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import hashlib
-import json
 import logging
 import time
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from typing import Any
 from aceydeucey.core.game import Game, State
 from aceydeucey.core.table import Next, next_step
 from aceydeucey.server.fairness import FairChance
+from aceydeucey.server.jsontext import dumps
 from aceydeucey.server.store import Entry
 
 __all__ = [
@@ -150,17 +150,6 @@ class LiveTable:
             bytes.fromhex(self.row["cut"] or ""),
             draws=self.draws,
         )
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, tuple | set | frozenset):
-        return list(value)
-    return str(value)
-
-
-def dumps(message: dict[str, Any]) -> str:
-    """A message's JSON text (tuples and sets as lists, anything else as its text)."""
-    return json.dumps(message, default=_json_default, separators=(",", ":"))
 
 
 def observe(state: State, seat: int | None) -> dict[str, Any]:

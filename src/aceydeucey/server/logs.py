@@ -11,7 +11,6 @@ raised are written.
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
 import time
@@ -19,6 +18,8 @@ import traceback
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from aceydeucey.server.jsontext import dumps
 
 __all__ = ["AccessLog", "access_log", "action_log", "fault", "install_handler", "log_json"]
 
@@ -30,7 +31,7 @@ server_log = logging.getLogger("aceydeucey.server")
 def log_json(logger: logging.Logger, event: str, level: int = logging.INFO, **fields: Any) -> None:
     """Write ``{"event": event, **fields}`` as one JSON line."""
     if logger.isEnabledFor(level):
-        logger.log(level, json.dumps({"event": event, **fields}, default=str, sort_keys=False))
+        logger.log(level, dumps({"event": event, **fields}))
 
 
 def where(exc: BaseException) -> str:

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from aceydeucey.server.jsontext import dumps, loads
 
 __all__ = [
     "HISTORY",
@@ -162,7 +163,7 @@ class RedisBroadcaster(Broadcaster):
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._waiting[rid] = future
         try:
-            payload = json.dumps({"rid": rid, "from": self.origin, "command": message})
+            payload = dumps({"rid": rid, "from": self.origin, "command": message})
             heard = await self._redis.publish(f"{PROCESS_CHANNEL}:{owner}", payload)
             if not heard:
                 raise OwnerGone(owner)
@@ -176,7 +177,7 @@ class RedisBroadcaster(Broadcaster):
         if responder is None or not isinstance(asker, str) or not isinstance(command, dict):
             return
         answer = await responder(command)
-        reply = json.dumps({"reply": message.get("rid"), "answer": answer}, default=str)
+        reply = dumps({"reply": message.get("rid"), "answer": answer})
         try:
             await self._redis.publish(f"{PROCESS_CHANNEL}:{asker}", reply)
         except Exception as exc:  # the asker times out and answers 503
@@ -198,14 +199,11 @@ class RedisBroadcaster(Broadcaster):
     async def publish_step(self, table_id: str, seq: int, entries: list[dict[str, Any]]) -> None:
         if not self.connected:  # peers poll the database meanwhile
             return
-        payload = json.dumps(
-            {"table": table_id, "seq": seq, "entries": entries, "origin": self.origin},
-            default=str,
-        )
+        payload = dumps({"table": table_id, "seq": seq, "entries": entries, "origin": self.origin})
         key = history_key(table_id)
         try:
             async with self._redis.pipeline(transaction=True) as pipe:
-                pipe.rpush(key, *(json.dumps(e, default=str) for e in entries))
+                pipe.rpush(key, *(dumps(e) for e in entries))
                 pipe.ltrim(key, -HISTORY, -1)
                 pipe.expire(key, HISTORY_SECONDS)
                 pipe.publish(channel(table_id), payload)
@@ -218,7 +216,7 @@ class RedisBroadcaster(Broadcaster):
         if raw is None:
             return None
         with contextlib.suppress(ValueError, TypeError):
-            seq = json.loads(raw).get("seq")
+            seq = loads(raw).get("seq")
             if isinstance(seq, int) and not isinstance(seq, bool):
                 return seq
         return None
@@ -228,7 +226,7 @@ class RedisBroadcaster(Broadcaster):
         out = []
         for item in raw:
             with contextlib.suppress(ValueError, TypeError):
-                entry = json.loads(item)
+                entry = loads(item)
                 if isinstance(entry, dict):
                     out.append(entry)
         return out
@@ -281,7 +279,7 @@ class RedisBroadcaster(Broadcaster):
     async def publish(self, message: dict[str, Any]) -> None:
         if not self.connected:  # peers poll the database meanwhile
             return
-        payload = json.dumps({**message, "origin": self.origin})
+        payload = dumps({**message, "origin": self.origin})
         try:
             table_id = message.get("table")
             await self._redis.publish(
@@ -308,7 +306,7 @@ class RedisBroadcaster(Broadcaster):
                     if raw.get("type") != "message":
                         continue
                     try:
-                        message = json.loads(raw["data"])
+                        message = loads(raw["data"])
                     except (ValueError, TypeError):
                         continue
                     if not isinstance(message, dict):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import json
 import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
@@ -18,6 +17,7 @@ from starlette.requests import HTTPConnection
 
 from aceydeucey.core.registry import bot_names, game_class, game_ids
 from aceydeucey.server.errors import ErrorBody, ServerError, pick_lang
+from aceydeucey.server.jsontext import jsonable
 from aceydeucey.server.logs import action_log, log_json
 from aceydeucey.server.ratelimit import RateLimits
 from aceydeucey.server.service import TableService, hash_token
@@ -37,8 +37,6 @@ __all__ = [
     "describe_games",
     "documented_openapi",
     "from_page",
-    "json_default",
-    "jsonable",
     "limits_of",
     "log_action",
     "request_lang",
@@ -77,16 +75,6 @@ def token_of(request: Request | WebSocket, table_id: str) -> str | None:
     if scheme.lower() == "bearer" and value.strip():
         return value.strip()
     return request.cookies.get(f"seat_{table_id}")
-
-
-def json_default(value: Any) -> Any:
-    if isinstance(value, tuple | set | frozenset):
-        return list(value)
-    return str(value)
-
-
-def jsonable(value: Any) -> Any:
-    return json.loads(json.dumps(value, default=json_default))
 
 
 def describe_games(lang: str) -> list[dict[str, Any]]:

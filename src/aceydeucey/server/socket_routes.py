@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from typing import Any
 
@@ -15,12 +14,11 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from aceydeucey.core.errors import AceyDeuceyError
 from aceydeucey.server.errors import ServerError, error_body, is_outage, unavailable
+from aceydeucey.server.jsontext import dumps, loads
 from aceydeucey.server.logs import fault
 from aceydeucey.server.ratelimit import RateLimits
 from aceydeucey.server.routing import (
     Service,
-    json_default,
-    jsonable,
     limits_of,
     log_action,
     request_lang,
@@ -103,7 +101,7 @@ async def table_socket(
 def _resync(service: TableService, t: Any, sub: Any, since: int | None) -> None:
     if since is not None and since < t.seq:
         sub.send({"type": "events", "since": since, "events": service.events_since(t, since)})
-    sub.send(jsonable(service.state_message(t, sub.seat)))
+    sub.send(dumps(service.state_message(t, sub.seat)))
 
 
 async def _send_loop(websocket: WebSocket, sub: Any) -> None:
@@ -111,7 +109,7 @@ async def _send_loop(websocket: WebSocket, sub: Any) -> None:
         message = await sub.queue.get()
         if message is None:
             return
-        text = message if isinstance(message, str) else json.dumps(message, default=json_default)
+        text = message if isinstance(message, str) else dumps(message)
         try:
             await websocket.send_text(text)
         except Exception:
@@ -168,7 +166,7 @@ async def _handle(
         fail(ServerError(400, "server.json_too_deep", limit=settings.max_json_depth), None)
         return
     try:
-        message = json.loads(text)
+        message = loads(text)
     except (ValueError, RecursionError):
         fail(ServerError(400, "server.bad_json"), None)
         return

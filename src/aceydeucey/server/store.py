@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from aceydeucey.server.entry import Entry, SeqTaken
+from aceydeucey.server.jsontext import dumps, loads
 from aceydeucey.server.schema import MIGRATIONS, chat, leases, log, metadata, seats, tables
 
 __all__ = [
@@ -87,7 +88,9 @@ class Store:
             kwargs.update(pool_size=15, max_overflow=10, pool_timeout=10)
             if schema:
                 kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
-        self.engine: AsyncEngine = create_async_engine(url, **kwargs)
+        self.engine: AsyncEngine = create_async_engine(
+            url, json_serializer=dumps, json_deserializer=loads, **kwargs
+        )
         #: the same pool for reads, in autocommit: one round trip per query (no BEGIN
         #: before it and no ROLLBACK when the connection goes back to the pool)
         self.reader: AsyncEngine = self.engine.execution_options(isolation_level="AUTOCOMMIT")

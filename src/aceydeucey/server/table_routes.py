@@ -24,6 +24,7 @@ from aceydeucey.server.errors import (
     status_of,
     unavailable,
 )
+from aceydeucey.server.jsontext import JSONText
 from aceydeucey.server.logs import fault
 from aceydeucey.server.routing import (
     READS,
@@ -35,7 +36,6 @@ from aceydeucey.server.routing import (
     answers,
     describe_games,
     from_page,
-    jsonable,
     limits_of,
     log_action,
     request_lang,
@@ -82,12 +82,12 @@ async def health(
         checks["redis"] = "off"
     if "unavailable" in checks.values():
         error = unavailable(settings.retry_after)
-        return JSONResponse(
+        return JSONText(
             {**error_body(error, request_lang(request)), "checks": checks},
             status_code=503,
             headers={"Retry-After": str(settings.retry_after)},
         )
-    return JSONResponse({"status": "ok", "checks": checks, **service.ownership()})
+    return JSONText({"status": "ok", "checks": checks, **service.ownership()})
 
 
 async def _ping_store(service: TableService) -> None:
@@ -100,7 +100,7 @@ async def _ping_store(service: TableService) -> None:
 @router.get("/api/games", tags=["games"])
 async def list_games(request: Request) -> JSONResponse:
     """Each game's presets (or variants), options and bot strategies, in your language."""
-    return JSONResponse({"games": describe_games(request_lang(request))})
+    return JSONText({"games": describe_games(request_lang(request))})
 
 
 @router.get("/api/tables", tags=["tables"], responses=answers(503))
@@ -110,9 +110,9 @@ async def lobby(
 ) -> JSONResponse:
     """The lobby: public tables still open or playing (each with its ``claim_after``), and
     the server's shortest ``claim_after``."""
-    return JSONResponse(
+    return JSONText(
         {
-            "tables": jsonable(await service.lobby()),
+            "tables": await service.lobby(),
             "min_claim_after": settings_of(request).min_claim_after,
         }
     )
@@ -142,9 +142,7 @@ async def create_table(
         hints=body.hints,
     )
     invite = _invite_url(request, t.id, t.config.get("invite"))
-    return JSONResponse(
-        {"id": t.id, "invite": invite, "table": jsonable(service.table_view(t))}, status_code=201
-    )
+    return JSONText({"id": t.id, "invite": invite, "table": service.table_view(t)}, status_code=201)
 
 
 @router.get("/api/tables/{table_id}", tags=["tables"], responses=answers(400, 403, 404, 429, 503))
@@ -159,7 +157,7 @@ async def get_table(
     async with token_guard(request, table_id, token):
         t, seat = await service.seat_of(table_id, token)
     await service.refreshed(t)
-    return JSONResponse(jsonable(service.view(t, seat)))
+    return JSONText(service.view(t, seat))
 
 
 def _invite_url(request: Request, table_id: str, secret: str | None) -> str:
@@ -184,7 +182,7 @@ async def join(
     ``seat_<table id>``)."""
     await limits_of(request).hit("join", address_of(request))
     token = await service.join(table_id, seat, body.name, body.cut, invite)
-    response = JSONResponse({"token": token, "seat": seat})
+    response = JSONText({"token": token, "seat": seat})
     if from_page(request):
         set_seat_cookie(response, table_id, token, secure=settings_of(request).secure_cookies)
     return response
@@ -204,7 +202,7 @@ async def open_session(
         _, seat = await service.seat_of(table_id, token)
     if seat is None or token is None:
         raise ServerError(403, "server.token_missing")
-    response = JSONResponse({"seat": seat})
+    response = JSONText({"seat": seat})
     set_seat_cookie(response, table_id, token, secure=settings_of(request).secure_cookies)
     return response
 
@@ -212,7 +210,7 @@ async def open_session(
 @router.delete("/api/tables/{table_id}/session", tags=["seats"], responses=answers(400, 403))
 async def close_session(request: Request, table_id: TableId) -> JSONResponse:
     """Forget the seat's cookie in this browser (the seat itself stays taken)."""
-    response = JSONResponse({"seat": None})
+    response = JSONText({"seat": None})
     clear_seat_cookie(response, table_id, secure=settings_of(request).secure_cookies)
     return response
 
@@ -239,7 +237,7 @@ async def act(
             await limits.hit("act", key)  # refused actions are what a flood is made of
         if body.id is None:
             raise
-        answer = JSONResponse(
+        answer = JSONText(
             {**error_body(exc, request_lang(request)), "id": body.id},
             status_code=status_of(exc),
             headers=headers_of(exc),
@@ -251,7 +249,7 @@ async def act(
     log_action(table_id, start, "duplicate" if view.get("duplicate") else "ok", view)
     if body.id is not None:
         view = {**view, "id": body.id}
-    return JSONResponse(jsonable(view))
+    return JSONText(view)
 
 
 @router.get("/api/tables/{table_id}/record", tags=["tables"], responses=answers(400, 404, 409, 503))
@@ -262,7 +260,7 @@ async def record(
 ) -> JSONResponse:
     """The record (JSON record format); the server seed is in it once the game is over."""
     t = await service.refreshed(await service.table(table_id))
-    return JSONResponse(service.record(t).to_dict())
+    return JSONText(service.record(t).to_dict())
 
 
 @router.get("/api/tables/{table_id}/events", tags=["tables"], responses=READS)
@@ -274,7 +272,7 @@ async def events(
 ) -> JSONResponse:
     """The public log after ``since``: who acted, their decision, the public event."""
     t = await service.refreshed(await service.table(table_id))
-    return JSONResponse({"seq": t.seq, "events": jsonable(service.events_since(t, since))})
+    return JSONText({"seq": t.seq, "events": service.events_since(t, since)})
 
 
 @router.get("/api/tables/{table_id}/chat", tags=["chat"], responses=READS)
@@ -285,7 +283,7 @@ async def chat_lines(
     since: Annotated[int, Query(ge=0)] = 0,
 ) -> JSONResponse:
     t = await service.table(table_id)
-    return JSONResponse({"chat": await service.store.chat_since(t.id, since)})
+    return JSONText({"chat": await service.store.chat_since(t.id, since)})
 
 
 @router.post("/api/tables/{table_id}/chat", tags=["chat"], responses=WRITES)
@@ -300,7 +298,7 @@ async def chat(
     await limits_of(request).hit("message", hash_token(token) if token else address_of(request))
     async with token_guard(request, table_id, token):
         line = await service.chat(table_id, token, body.text)
-    return JSONResponse(line)
+    return JSONText(line)
 
 
 @router.post("/api/tables/{table_id}/resign", tags=["play"], responses=WRITES)
@@ -313,7 +311,7 @@ async def resign(
     """Resign a two-seat game (backgammon): the opponent wins; the record says who resigned."""
     async with token_guard(request, table_id, token):
         view = await service.resign(table_id, token)
-    return JSONResponse(jsonable(view))
+    return JSONText(view)
 
 
 @router.post("/api/tables/{table_id}/claim", tags=["play"], responses=WRITES)
@@ -327,7 +325,7 @@ async def claim(
     """After an opponent has been away ``claim_after`` seconds: claim the game, or seat a bot."""
     async with token_guard(request, table_id, token):
         view = await service.claim(table_id, token, body.seat, body.mode)
-    return JSONResponse(jsonable(view))
+    return JSONText(view)
 
 
 @router.post("/api/tables/{table_id}/rematch", tags=["tables"], responses=WRITES)
@@ -342,7 +340,7 @@ async def rematch(
     async with token_guard(request, table_id, token):
         found = await service.rematch(table_id, token)
     invite = _invite_url(request, found["id"], found.pop("secret", None))
-    response = JSONResponse({**found, "invite": invite})
+    response = JSONText({**found, "invite": invite})
     if found.get("token") and from_page(request):
         set_seat_cookie(
             response, found["id"], found["token"], secure=settings_of(request).secure_cookies
