@@ -4,12 +4,13 @@ Run: ``python benchmarks/bench_bots.py [GAMES]`` (or ``BENCH_BOTS_GAMES=200``); 
 match is GAMES games (default 2,000), in pairs with the seats swapped and the same
 dice from each seat (:mod:`aceydeucey.sim.tournament`), seed ``BENCH_BOTS_SEED``
 (default 2026).  ``BENCH_BOTS_WORKERS`` local processes share the work (default 1;
-the figures do not depend on it).  About 25 minutes of CPU at 2,000 games.
+the figures do not depend on it).  About 45 minutes of CPU at 2,000 games (Acey-Deucey's
+net2 against net alone about 15).
 
 The matches (the first bot's points per game):
 
-* ``acey-deucey``: net vs greedy, greedy vs random;
-* ``classic``: net vs pubeval, net vs GNU Backgammon 0-ply, pubeval vs random,
+* ``acey-deucey``: net vs greedy, net2 vs net, greedy vs random;
+* ``classic``: net vs pubeval, net and net2 vs GNU Backgammon 0-ply, pubeval vs random,
   pubeval vs greedy, greedy vs random, pubeval vs GNU Backgammon 0-ply (the peer:
   GNU Backgammon's 0-ply is known to win about +0.6 points a game from pubeval).
 
@@ -41,9 +42,11 @@ WORKERS = int(os.environ.get("BENCH_BOTS_WORKERS", 1))
 
 MATCHES = [
     ("acey-deucey", "net", "greedy"),
+    ("acey-deucey", "net2", "net"),
     ("acey-deucey", "greedy", "random"),
     ("classic", "net", "pubeval"),
     ("classic", "net", "gnubg"),
+    ("classic", "net2", "gnubg"),
     ("classic", "pubeval", "random"),
     ("classic", "pubeval", "greedy"),
     ("classic", "greedy", "random"),
