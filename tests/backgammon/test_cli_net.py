@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -191,3 +192,53 @@ def test_train_speed_takes_the_plural_of_its_number() -> None:
     assert rate_text(2.0, "en") == "2 games per CPU second"
     assert rate_text(1.0, "pt") == "1 jogo por segundo de CPU"
     assert rate_text(12345.0, "pt") == "12\u00a0345 jogos por segundo de CPU"
+
+
+# -- train average ----------------------------------------------------------------------
+
+
+def _checkpoint(path: Path, seed: int, games: int, variant: str = "acey-deucey") -> Network:
+    outputs = "points" if variant == "acey-deucey" else "gammons"
+    net = Network.initial(variant, outputs, 8, seed)
+    net.meta.update(games=games, history=[{"games": games}])
+    net.save(path)
+    return net
+
+
+def test_train_average_writes_the_mean_of_the_checkpoints(tmp_path: Path) -> None:
+    nets = [_checkpoint(tmp_path / f"c{k}.npz", k, 1000 * (k + 1)) for k in range(3)]
+    out = tmp_path / "mean.npz"
+    code, text = run(
+        "train", "average", *(str(tmp_path / f"c{k}.npz") for k in range(3)), "--out", str(out)
+    )
+    assert code == 0, text
+    assert "1,000, 2,000, 3,000" in text and str(out) in text.replace("\n", "")
+    mean = Network.load(out)
+    for name in ("w1", "b1", "w2", "b2"):
+        want = sum(getattr(n, name) for n in nets) / 3
+        np.testing.assert_allclose(getattr(mean, name), want, rtol=0, atol=1e-12)
+    assert not np.allclose(mean.w1, nets[-1].w1)  # (a fresh network's biases are all 0)
+    # the last checkpoint's training state, with the average in its history
+    assert mean.meta["games"] == 3000
+    assert mean.meta["history"] == [{"games": 3000}, {"average": [1000, 2000, 3000]}]
+    assert mean.variant == "acey-deucey" and mean.outputs == "points"
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+def test_train_average_refuses_other_networks_and_a_single_checkpoint(
+    tmp_path: Path, lang: str
+) -> None:
+    ad = _checkpoint(tmp_path / "ad.npz", 1, 10)
+    _checkpoint(tmp_path / "classic.npz", 2, 10, variant="classic")
+    out = tmp_path / "mean.npz"
+    code, text = run(
+        "train", "average", str(tmp_path / "ad.npz"), str(tmp_path / "classic.npz"),
+        "--out", str(out), "--lang", lang,
+    )  # fmt: skip
+    assert code != 0 and "Traceback" not in text and not out.exists()
+    flat = " ".join(text.split())
+    assert ("not checkpoints of one network" if lang == "en" else "pontos de retoma") in flat
+    assert "acey-deucey, points, 8" in flat and "classic, gammons, 8" in flat
+    code, text = run("train", "average", str(tmp_path / "ad.npz"), "--out", str(out))
+    assert code != 0 and "two checkpoints or more" in " ".join(text.split())
+    assert Network.load(tmp_path / "ad.npz").meta == ad.meta  # nothing written over

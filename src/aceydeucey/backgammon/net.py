@@ -84,6 +84,7 @@ __all__ = [
     "READINGS",
     "Network",
     "OutputSpec",
+    "average",
     "encode",
     "features",
     "forward_sparse",
@@ -603,6 +604,32 @@ class Network:
             variant=str(header.get("variant", "")),
             meta=dict(header.get("meta", {})),
         )
+
+
+def average(networks: list[Network]) -> Network:
+    """The mean of checkpoints of one network (the same variant, outputs and shapes): each
+    weight averaged, the last checkpoint's metadata with the average recorded in its
+    history.  Averaging the checkpoints of a run's last stretch at a low constant learning
+    rate smooths out the noise each TD step leaves in the weights (Polyak averaging);
+    ``bg.net.average`` when two of them are not checkpoints of one network."""
+    last = networks[-1]
+    for other in networks[:-1]:
+        kind = (other.variant, other.outputs, other.w1.shape)
+        if kind != (last.variant, last.outputs, last.w1.shape):
+            raise ArgumentError(
+                "bg.net.average",
+                first=f"{other.variant}, {other.outputs}, {other.w1.shape[1]}",
+                second=f"{last.variant}, {last.outputs}, {last.w1.shape[1]}",
+            )
+    mean = {
+        name: np.mean([getattr(n, name) for n in networks], axis=0)
+        for name in ("w1", "b1", "w2", "b2")
+    }
+    meta = json.loads(json.dumps(last.meta))
+    meta.setdefault("history", []).append(
+        {"average": [int(n.meta.get("games", 0)) for n in networks]}
+    )
+    return Network(**mean, outputs=last.outputs, variant=last.variant, meta=meta)
 
 
 def weights_path(variant: str) -> Path:

@@ -1,4 +1,5 @@
-"""``aceydeucey train backgammon``: TD(λ) self-play training of the evaluator.
+"""``aceydeucey train backgammon``: TD(λ) self-play training of the evaluator, and
+``aceydeucey train average``: checkpoints of one network averaged into one.
 
 The training itself is :func:`aceydeucey.sim.td.train` (reproducible from its
 seed, resumable from any checkpoint); this command shows a progress bar, saves
@@ -205,3 +206,33 @@ def rate_text(rate: float, lang: str) -> str:
     """
     count = round(rate)
     return t("train", "eval_rate", lang, count=count, rate=count_text(count, lang))
+
+
+@train_app.command("average")
+def average_command(
+    checkpoints: Annotated[
+        list[Path], typer.Argument(help="Checkpoints of one network (two or more).")
+    ],
+    out: Annotated[Path, typer.Option("--out", help="The averaged network to write.")],
+    lang: LangOption = None,
+) -> None:
+    """Average checkpoints of one network into one (Polyak averaging).
+
+    The weights of the checkpoints, taken from the last stretch of a run at a low constant
+    learning rate, are averaged; the result keeps the last checkpoint's training state and
+    records the average in its history, so it can be played, measured or shipped like any
+    checkpoint.
+    """
+    from aceydeucey.backgammon.net import Network, average
+
+    language = resolve_lang(lang)
+    if len(checkpoints) < 2:
+        fail(t("train", "error.average_count", language, count=len(checkpoints)), lang=language)
+    target = check_record_path(out, language, kind="weights")
+    try:
+        net = average([Network.load(path) for path in checkpoints])
+    except AceyDeuceyError as exc:
+        fail_error(exc, language)
+    net.save(target)
+    games = ", ".join(count_text(int(g), language) for g in net.meta["history"][-1]["average"])
+    console.print(t("train", "average.done", language, games=games, path=str(target)), markup=False)
