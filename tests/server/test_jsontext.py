@@ -11,6 +11,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -55,6 +56,20 @@ def test_every_json_value_reads_back_as_the_standard_encoder_wrote_it(value: Any
     # integers past 64 bits included: orjson refuses them, the standard encoder takes over
     assert loads(dumps(value)) == standard(value)
     assert jsonable(value) == standard(value)
+
+
+def test_integers_past_64_bits_read_back_exactly() -> None:
+    # orjson alone reads these as floats: -9223372036854775809 became -9.223372036854776e18
+    for value in (-(2**63) - 1, 2**64, -(2**70), [2**64 + 1, "x"], {"n": 10**30}):
+        assert loads(dumps(value)) == value
+        assert jsonable(value) == value
+    assert loads('{"s":"1234567890123456789"}') == {"s": "1234567890123456789"}
+
+
+def test_text_nested_too_deep_is_refused_as_not_json() -> None:
+    for text in ("[" * 100_000 + "]" * 100_000, "[" * 100_000 + "12345678901234567890"):
+        with pytest.raises(ValueError):
+            loads(text)
 
 
 def test_values_json_has_no_form_for_go_out_as_the_standard_encoder_had_them() -> None:

@@ -10,6 +10,7 @@ has no form for (a ``Fraction``, a ``Path``) as its ``str``.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import orjson
@@ -45,14 +46,29 @@ def dumps(value: Any) -> str:
     return dumps_bytes(value).decode()
 
 
+#: a run of 19 digits or more: an integer orjson may read as a float (past 64 bits)
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+
+
 def loads(text: str | bytes) -> Any:
-    """Parse JSON text (``ValueError`` when it is not JSON)."""
-    return orjson.loads(text)
+    """Parse JSON text (``ValueError`` when it is not JSON).
+
+    orjson reads an integer past 64 bits as a float, losing its digits; text that may
+    hold one (a run of 19 digits, in a number or a string) is read by the standard
+    library's parser, which keeps every integer exact.
+    """
+    data = text.encode() if isinstance(text, str) else text
+    if _LONG_DIGITS.search(data) is None:
+        return orjson.loads(data)
+    try:
+        return json.loads(data)
+    except RecursionError:  # nested deeper than the interpreter's stack: not JSON we read
+        raise ValueError("JSON nested too deep") from None
 
 
 def jsonable(value: Any) -> Any:
     """``value`` as plain JSON values (lists, dicts, strings, numbers), as a client reads it."""
-    return orjson.loads(dumps_bytes(value))
+    return loads(dumps_bytes(value))
 
 
 class JSONText(JSONResponse):
