@@ -1,14 +1,16 @@
-"""How long ``net`` and ``net2`` think: every decision of whole games, by CPU time.
+"""How long ``net``, ``net2`` and ``net3`` think: every decision of whole games, by CPU time.
 
 Run: ``python benchmarks/bench_bot_speed.py [GAMES]`` (or ``BENCH_SPEED_GAMES=20``; default
 20 games a variant, seed ``BENCH_SPEED_SEED``, default 2026).  Per variant (``acey-deucey``
-and ``classic``) ``net2`` plays ``net`` GAMES games with duplicate dice through the game
+and ``classic``) ``net2`` plays ``net`` GAMES games, then ``net3`` plays ``net`` as many, with
+duplicate dice through the game
 contract (:func:`aceydeucey.sim.tournament.play_pair`, as a tournament plays them); each
 decision of either bot that has a choice (more than one legal action) is timed by the CPU
 time of its thread around ``act`` and filed by kind: a checker ``play``, the ``double``
 named after a 1-2, a ``cube`` decision (double or roll, take or drop).  It prints, per bot and kind,
 the count, p50, p90, p99 and the maximum in milliseconds, and the share of decisions under
-the target of the issue "The strongest bots": ``net`` under 20 ms, ``net2`` under 1 s.
+the target of the issue "The strongest bots": ``net`` under 20 ms, ``net2`` under 1 s (and
+``net3``, the deepest, under the same second).
 
 One pair of games per variant is played first, untimed, so that compiling or loading Numba's code
 and the shipped networks does not count.  The machine may be shared: CPU time is what one
@@ -38,7 +40,9 @@ VARIANTS: dict[str, dict[str, str]] = {
     "classic-cube": {"variant": "classic", "cube": "money"},
 }
 #: the target of each bot, in ms (p99 of every decision)
-TARGET_MS = {"net": 20.0, "net2": 1000.0}
+TARGET_MS = {"net": 20.0, "net2": 1000.0, "net3": 1000.0}
+#: the bots timed, each against ``net``
+DEEP_BOTS = ("net2", "net3")
 CUBE_WORDS = {"double", "roll", "take", "drop", "beaver"}
 
 #: (variant, bot, kind) -> CPU ms of each decision
@@ -85,18 +89,19 @@ def entrant(variant: str, name: str) -> Entrant:
 
 
 def main() -> None:
-    print(f"  {GAMES} games a variant, net2 vs net, seed {SEED}; CPU ms per decision")
+    print(f"  {GAMES} games a variant and bot, net2 and net3 vs net, seed {SEED}; CPU ms")
     for variant, options in VARIANTS.items():
         game = load_game("backgammon", **options)
-        bots = entrant(variant, "net2"), entrant(variant, "net")
-        Timed.on = False
-        play_pair(game, *bots, SEED + 1, 0)  # compile and load, untimed (one pair: 2 games)
-        Timed.on = True
-        clock = time.process_time()
-        for pair in range(GAMES // 2):
-            play_pair(game, *bots, SEED, pair)
-        cpu = time.process_time() - clock
-        print(f"  {variant}: {GAMES} games in {cpu:.0f} s of CPU")
+        for deep in DEEP_BOTS:
+            bots = entrant(variant, deep), entrant(variant, "net")
+            Timed.on = False
+            play_pair(game, *bots, SEED + 1, 0)  # compile and load, untimed (one pair: 2 games)
+            Timed.on = True
+            clock = time.process_time()
+            for pair in range(GAMES // 2):
+                play_pair(game, *bots, SEED, pair)
+            cpu = time.process_time() - clock
+            print(f"  {variant}, {deep} vs net: {GAMES} games in {cpu:.0f} s of CPU")
     print(
         f"  {'variant':<13} {'bot':<5} {'kind':<7} {'count':>6} {'p50':>8} {'p90':>8} "
         f"{'p99':>8} {'max':>8} {'under':>7}"

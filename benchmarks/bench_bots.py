@@ -5,12 +5,14 @@ match is GAMES games (default 2,000), in pairs with the seats swapped and the sa
 dice from each seat (:mod:`aceydeucey.sim.tournament`), seed ``BENCH_BOTS_SEED``
 (default 2026).  ``BENCH_BOTS_WORKERS`` local processes share the work (default 1;
 the figures do not depend on it).  About 45 minutes of CPU at 2,000 games (Acey-Deucey's
-net2 against net alone about 15).
+net2 against net alone about 15), and an hour more for classic net3 against GNU
+Backgammon.
 
 The matches (the first bot's points per game):
 
 * ``acey-deucey``: net vs greedy, net2 vs net, greedy vs random;
-* ``classic``: net vs pubeval, net and net2 vs GNU Backgammon 0-ply, pubeval vs random,
+* ``classic``: net vs pubeval, net, net2 and net3 vs GNU Backgammon 0-ply (the same dice
+  for each, so their differences compare the look-aheads), pubeval vs random,
   pubeval vs greedy, greedy vs random, pubeval vs GNU Backgammon 0-ply (the peer:
   GNU Backgammon's 0-ply is known to win about +0.6 points a game from pubeval).
 
@@ -47,6 +49,7 @@ MATCHES = [
     ("classic", "net", "pubeval"),
     ("classic", "net", "gnubg"),
     ("classic", "net2", "gnubg"),
+    ("classic", "net3", "gnubg"),
     ("classic", "pubeval", "random"),
     ("classic", "pubeval", "greedy"),
     ("classic", "greedy", "random"),

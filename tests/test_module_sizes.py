@@ -25,7 +25,7 @@ ALLOWED: dict[str, str] = {
     "backgammon/cubeful.py": "one cube model: Janowski's cubeful equity and its decisions",
     "kernels.py": "one build machinery: targets, the separate build process, locks and stamps",
     "backgammon/net.py": "one evaluator: the network's layers, features and weights I/O",
-    "backgammon/evaluator.py": "one evaluator: the network's plays at 0 and 2 ply, and the"
+    "backgammon/evaluator.py": "one evaluator: the network's plays at 0, 2 and 3 ply, and the"
     " looks before a roll the cube reads, all on one batched kernel",
     "backgammon/turn.py": "one turn step (issue 16): the turn structure written once",
     "inbetween/rules.py": "one Rules dataclass: every option with its help and source",

@@ -170,8 +170,8 @@ def test_the_command_in_both_languages_and_json(tmp_path: Path) -> None:
         "rolls",
     }
     assert {"played", "best", "loss", "mark", "win"} <= set(data["decisions"][0])
-    bad = runner.invoke(app, ["analyze", "backgammon", str(path), "--ply", "3", "--lang", "pt"])
-    assert bad.exit_code == 2 and "--ply tem de ser 0 ou 2" in bad.output
+    bad = runner.invoke(app, ["analyze", "backgammon", str(path), "--ply", "1", "--lang", "pt"])
+    assert bad.exit_code == 2 and "--ply tem de ser 0, 2 ou 3" in bad.output
 
 
 @pytest.mark.parametrize(

@@ -29,7 +29,7 @@ def run(*args: str) -> tuple[int, str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ply", ["0", "2"])
+@pytest.mark.parametrize("ply", ["0", "2", "3"])
 def test_hint_json_ranks_every_legal_play_best_first(ply: str) -> None:
     code, out = run(
         "hint", "backgammon", "--variant", "classic", "--position", OPENING_ID,
@@ -88,7 +88,7 @@ def test_hint_table_in_english() -> None:
         (("--position", OPENING_ID, "--dice", "abc"), "not a roll", "não é um lançamento"),
         (("--position", OPENING_ID, "--dice", ""), "not a roll", "não é um lançamento"),
         (("--position", OPENING_ID), "--dice", "--dice"),
-        (("--position", OPENING_ID, "--dice", "3-1", "--ply", "1"), "0 or 2", "0 ou 2"),
+        (("--position", OPENING_ID, "--dice", "3-1", "--ply", "1"), "0, 2 or 3", "0, 2 ou 3"),
     ],
 )
 def test_hint_errors_are_coded_and_translated(args: tuple[str, ...], en: str, pt: str) -> None:

@@ -1,4 +1,4 @@
-"""The network's bots (``net``, ``net2``) and the evaluator behind them and ``hint``."""
+"""The network's bots (``net``, ``net2``, ``net3``) and the evaluator behind them and ``hint``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from aceydeucey.backgammon.board import Position, standard_start
-from aceydeucey.backgammon.bots import BOTS, Net2Bot, NetBot, RandomBot
+from aceydeucey.backgammon.bots import BOTS, Net2Bot, Net3Bot, NetBot, RandomBot
 from aceydeucey.backgammon.evaluator import ROLLS, TOP_2PLY, Evaluator
 from aceydeucey.backgammon.game import BackgammonGame, BackgammonState
 from aceydeucey.backgammon.net import shipped
@@ -20,9 +20,10 @@ from aceydeucey.sim.td import play_match, start_board
 
 
 def test_net_bots_are_offered_everywhere_bots_are() -> None:
-    assert {"net", "net2"} <= set(BOTS)
-    assert {"net", "net2"} <= set(bot_names("backgammon"))
+    assert {"net", "net2", "net3"} <= set(BOTS)
+    assert {"net", "net2", "net3"} <= set(bot_names("backgammon"))
     assert isinstance(make_bot("backgammon", "net2", seed=3), Net2Bot)
+    assert make_bot("backgammon", "net3", seed=3).ply == 3
     assert bot_names("backgammon")[0] == "greedy"  # the default is unchanged
 
 
@@ -30,7 +31,9 @@ def test_the_rolls_cover_all_36() -> None:
     assert len(ROLLS) == 21 and sum(w for _, _, w in ROLLS) == 36
 
 
-@pytest.mark.parametrize(("variant", "bot"), [("acey-deucey", NetBot), ("classic", Net2Bot)])
+@pytest.mark.parametrize(
+    ("variant", "bot"), [("acey-deucey", NetBot), ("classic", Net2Bot), ("classic", Net3Bot)]
+)
 def test_a_whole_game_against_random_through_the_contract(variant: str, bot: type) -> None:
     game = BackgammonGame(BackgammonRules.resolve(variant=variant))
     table = Table(game, [bot(), RandomBot(seed=1)], chance=Seeded(5))
@@ -113,7 +116,18 @@ def test_shipped_network_beats_random(variant: str) -> None:
     assert np.all(np.abs(points) <= (15 if variant == "acey-deucey" else 3))
 
 
-@pytest.mark.parametrize("ply", [0, 2])
+def test_three_ply_sees_the_opponents_certain_bear_off() -> None:
+    """As at 2-ply: the opponent's last checker goes off with any roll, so at 3-ply the
+    best plays are worth exactly the loss of my 15 checkers (the look two rolls deep
+    stops where the game ends)."""
+    evaluator = Evaluator(BackgammonRules.resolve(variant="acey-deucey"))
+    position = Position.build({20: 15}, {24: 1})
+    deep = evaluator.rank_plays(position, (3, 1), ply=3)
+    for choice in deep[:TOP_2PLY]:
+        assert choice.equity == pytest.approx(-15.0)
+
+
+@pytest.mark.parametrize("ply", [0, 2, 3])
 def test_single_scoring_values_a_win_alone(ply: int) -> None:
     # the shipped classic network, used for single-game scoring, still estimates gammons;
     # a gammon then scores one point like any win, so the equity is 2 P(win) - 1

@@ -16,6 +16,7 @@ from aceydeucey.backgammon.evaluator import (
     HANDS,
     ROLLS,
     TOP_2PLY,
+    TOP_3PLY,
     WINDOW_2PLY,
     Choice,
     Evaluator,
@@ -74,9 +75,10 @@ def reference_lookahead(
 
 
 def reference_rank(
-    ev: Evaluator, observation: dict[str, Any], limit: int | None
+    ev: Evaluator, observation: dict[str, Any], limit: int | None, ply: int = 2
 ) -> list[tuple[str, float]]:
-    """2-ply as it was written before the kernel: each candidate's 21 rolls one by one."""
+    """2-ply as it was written before the kernel: each candidate's 21 rolls one by one; at
+    3-ply a candidate that hands the turn over is valued two rolls deep, roll by roll."""
     position = position_of(observation)
     dice = tuple(int(d) for d in observation["dice"])
     kind = observation.get("dice_kind") or "roll"
@@ -110,6 +112,14 @@ def reference_rank(
             values[r] = ev.spec.flip(deep) if flip else deep
         equities = ev.equity(values)
         ranking = sorted(looked, key=lambda r: -equities[r]) + rest
+        if ply >= 3 and flip:
+            top = ranking[: min(TOP_3PLY, len(looked))]
+            for r in top:
+                if boards[r, 28] != 15:
+                    deep = reference_two_rolls(ev, flip_board(boards[r]), 0)
+                    values[r] = ev.spec.flip(deep)
+            equities = ev.equity(values)
+            ranking = sorted(top, key=lambda r: -equities[r]) + ranking[len(top) :]
     return [(str(plays[r]), float(equities[r])) for r in ranking]
 
 
@@ -192,6 +202,27 @@ def test_two_ply_rankings_equal_the_reference(variant: str, limit: int | None) -
     for observation in sample(variant, 10):
         got = texts_and_equities(rank_observation(ev, observation, 2))
         assert_same_ranking(got, reference_rank(ev, observation, limit))
+
+
+@pytest.mark.parametrize("variant", ["classic", "acey-deucey"])
+def test_three_ply_rankings_equal_the_reference(variant: str) -> None:
+    ev = evaluator(variant)
+    changed = 0
+    for observation in sample(variant, 4):
+        got = texts_and_equities(rank_observation(ev, observation, 3))
+        assert_same_ranking(got, reference_rank(ev, observation, 8, ply=3))
+        two = texts_and_equities(rank_observation(ev, observation, 2))
+        changed += [e for _, e in got] != [e for _, e in two]
+    assert changed  # the second roll changes the values
+
+
+def test_two_rolls_of_many_boards_equal_each_board_alone() -> None:
+    ev = evaluator("classic")
+    boards = np.array([generate.to_board(position_of(o)) for o in sample("classic", 5)])
+    many = ev.before_roll_many(boards)
+    assert many.shape == (len(boards), ev.spec.size)
+    for k, board in enumerate(boards):
+        np.testing.assert_allclose(many[k], ev.before_roll(board, rolls=2), rtol=0, atol=1e-12)
 
 
 def test_a_wide_window_is_cut_to_the_bound() -> None:

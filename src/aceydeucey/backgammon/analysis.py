@@ -1,7 +1,7 @@
 """Analysis of a backgammon record: every decision's equity lost, and every roll's luck.
 
 :func:`analyze` replays a record through the engine and, with the trained network
-(:mod:`.evaluator`, at ``ply`` 0 or 2), rates
+(:mod:`.evaluator`, at ``ply`` 0, 2 or 3), rates
 
 * every **checker play** with a choice (forced plays are not counted): the best
   play, the equity of the play made and the **loss** (best minus played, never

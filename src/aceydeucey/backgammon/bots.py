@@ -8,12 +8,13 @@
 - ``PubevalBot`` plays the legal play Tesauro's pubeval (:mod:`.pubeval`) scores
   best; classic backgammon only (it refuses other starts and the 1-2 bonus with
   ``bg.bot.classic_only``, when seated or, unseated, at its first observation).
-- ``NetBot`` (``net``) plays the best play by the trained network at 0-ply and
-  ``Net2Bot`` (``net2``) at 2-ply (:mod:`aceydeucey.backgammon.evaluator`); both
+- ``NetBot`` (``net``) plays the best play by the trained network at 0-ply,
+  ``Net2Bot`` (``net2``) at 2-ply and ``Net3Bot`` (``net3``) at 3-ply
+  (:mod:`aceydeucey.backgammon.evaluator`); all three
   name the double after a 1-2 by evaluation: the double whose best play is worth
   most.
 
-At a doubling-cube decision ``net`` and ``net2`` double, take, drop or beaver by
+At a doubling-cube decision ``net``, ``net2`` and ``net3`` double, take, drop or beaver by
 their own estimates through the cubeful model (:mod:`.cube_policy`, money or match
 play); the other bots play the default cube policy, :func:`.cube.default_cube_choice`
 (never double, always take).
@@ -407,6 +408,13 @@ class Net2Bot(NetBot):
     ply = 2
 
 
+class Net3Bot(NetBot):
+    """:class:`NetBot` at 3-ply: two rolls behind the best few plays."""
+
+    name = "net3"
+    ply = 3
+
+
 #: Uniform over the legal actions (seeded): the baseline every bot must beat.
 RandomBot = RandomAgent
 
@@ -416,6 +424,7 @@ BOTS: dict[str, type[GreedyBot] | type[NetBot] | type[RandomBot] | type[PubevalB
     "greedy": GreedyBot,
     "net": NetBot,
     "net2": Net2Bot,
+    "net3": Net3Bot,
     "pubeval": PubevalBot,
     "random": RandomBot,
 }

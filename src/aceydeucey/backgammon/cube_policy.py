@@ -1,8 +1,8 @@
 """The trained network's cube decisions: double / roll, take / drop / beaver.
 
-The bots ``net`` and ``net2`` answer a cube decision with :func:`cube_choice`: the
+The bots ``net``, ``net2`` and ``net3`` answer a cube decision with :func:`cube_choice`: the
 network's cubeless chances of the side on roll before its roll (for ``net`` the average
-over the 21 rolls of its best 0-ply play; for ``net2`` one roll deeper, each of those
+over the 21 rolls of its best 0-ply play; for ``net2`` and ``net3`` one roll deeper, each of those
 plays valued by the opponent's own 21 rolls), the cube's value and owner and
 the stakes of the rules (money, with the Jacoby rule and beavers where they apply,
 the cube's limit; or the match score through the project's match equity table,
@@ -58,7 +58,7 @@ def stakes_of(rules: BackgammonRules, observation: dict[str, Any], seat: int, cu
 
 def probabilities(evaluator: Any, position: Position, ply: int) -> Probabilities:
     """The network's cubeless chances for the side on roll of ``position`` before its roll:
-    one roll deep at ``ply`` 0 (``net``), two at 2 (``net2``), see
+    one roll deep at ``ply`` 0 (``net``), two at 2 and 3 (``net2``, ``net3``), see
     :meth:`.evaluator.Evaluator.before_roll`."""
     board = generate.to_board(position).reshape(kernel.SLOTS)
     outputs = evaluator.before_roll(board, rolls=2 if ply >= 2 else 1)

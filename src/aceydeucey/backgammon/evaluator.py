@@ -19,10 +19,16 @@ the last checker is worth the game's result exactly.
   :data:`WINDOW_2PLY` of the best, :data:`MAX_2PLY` at most) are looked at again:
   for each of the 21 rolls of the side to act next, that side's best reply by
   0-ply, averaged over the rolls with their probabilities (1/36 for doubles, 2/36
-  for the others), as the strong engines' 2-ply does; before a named double the
-  side to act names the best double instead.  One Numba call does it for all the
-  plays looked at (:meth:`Evaluator.best_replies`).  After a 1-2 the best
+  for the others) (GNU Backgammon's 1-ply, eXtreme Gammon's 2-ply); before a named
+  double the side to act names the best double instead.  One Numba call does it for
+  all the plays looked at (:meth:`Evaluator.best_replies`).  After a 1-2 the best
   :data:`DOUBLES_2PLY` doubles by 0-ply are looked at so.
+* **3-ply**: after 2-ply, its best :data:`TOP_3PLY` plays that hand the turn to the
+  opponent are looked at two rolls deep (:meth:`Evaluator.before_roll_many`): for
+  each of the opponent's 21 rolls its best 0-ply reply, valued by the mover's own
+  one-roll look (GNU Backgammon's 2-ply, eXtreme Gammon's 3-ply).  A filter in
+  stages, as those engines filter: 0-ply for every play, 2-ply for the few, 3-ply
+  for the best of those.
 
 Races in which both sides are home are valued exactly from the one-sided bear-off table
 (:mod:`.bearoff`) when it is built for these rules (``aceydeucey bearoff build``), rather
@@ -54,6 +60,7 @@ __all__ = [
     "MAX_2PLY",
     "ROLLS",
     "TOP_2PLY",
+    "TOP_3PLY",
     "WINDOW_2PLY",
     "Choice",
     "Evaluator",
@@ -70,6 +77,8 @@ TOP_2PLY = 4
 WINDOW_2PLY = 0.08
 #: ... but never more than this many in all (the best by 0-ply; ``None``: no limit).
 MAX_2PLY: int | None = 8
+#: How many of the 2-ply best plays 3-ply looks at again, two rolls deep.
+TOP_3PLY = 3
 #: After a 1-2, 2-ply looks at the best this many doubles by 0-ply (their best plays),
 #: the others keep their 0-ply values and rank below.
 DOUBLES_2PLY = 3
@@ -122,6 +131,8 @@ class _Ranked(NamedTuple):
     flip: bool
     pending: int
     chain: int
+    #: how many plays (a prefix of ``ranking``) were looked at again at 2-ply
+    looked: int = 0
 
 
 class Evaluator:
@@ -314,12 +325,24 @@ class Evaluator:
         decisions read (:mod:`.cube_policy`)."""
         if rolls <= 1:
             return self.lookahead(board, 0, chain)
-        best, chosen, deeper = self._replies(np.asarray(board)[None, :], "roll", chain, keep=True)
-        rows = np.flatnonzero(deeper[0])
-        if rows.size:
-            turned = np.array([kernel.flip_board(chosen[0, r]) for r in rows])
-            best[0, rows] = self.spec.flip(self.lookahead_many(turned, 0, 0))
-        result: np.ndarray[Any, np.dtype[np.float64]] = _WEIGHTS @ best[0] / 36.0
+        result: np.ndarray[Any, np.dtype[np.float64]] = self.before_roll_many(
+            np.asarray(board)[None, :], chain
+        )[0]
+        return result
+
+    def before_roll_many(
+        self, boards: np.ndarray[Any, Any], chain: int = 0
+    ) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """:meth:`before_roll` two rolls deep of each of the boards (rows): one call of the
+        kernel for their 21 rolls each, one for the opponent's rolls after all of them."""
+        best, chosen, deeper = self._replies(boards, "roll", chain, keep=True)
+        where = np.argwhere(deeper)
+        if where.size:
+            turned = np.array([kernel.flip_board(chosen[k, r]) for k, r in where])
+            best[where[:, 0], where[:, 1]] = self.spec.flip(self.lookahead_many(turned, 0, 0))
+        result: np.ndarray[Any, np.dtype[np.float64]] = (
+            np.einsum("r,kro->ko", _WEIGHTS, best) / 36.0
+        )
         return result
 
     def lookahead(
@@ -413,6 +436,23 @@ class Evaluator:
             values[deep] = self.spec.flip(outputs) if flip else outputs
         equities = self.equity(values)
         ranking = sorted(looked, key=lambda r: -equities[r]) + rest
+        return ranked._replace(values=values, equities=equities, ranking=ranking, looked=count)
+
+    def _deepen3(self, ranked: _Ranked) -> _Ranked:
+        """``ranked`` after :meth:`_deepen` with its best :data:`TOP_3PLY` plays by 2-ply
+        looked at once more, two rolls deep (:meth:`before_roll_many` of the position the
+        opponent rolls in); they rank above the others, among themselves by 3-ply.  Where
+        the mover acts again (a named double, another roll) the 2-ply values stand."""
+        if not ranked.flip or ranked.looked <= 1:
+            return ranked
+        top = ranked.ranking[: min(TOP_3PLY, ranked.looked)]
+        deep = [r for r in top if ranked.boards[r, 28] != CHECKERS]
+        if not deep:
+            return ranked
+        values = ranked.values.copy()
+        values[deep] = self.spec.flip(self.before_roll_many(ranked.flipped[deep], 0))
+        equities = self.equity(values)
+        ranking = sorted(top, key=lambda r: -equities[r]) + ranked.ranking[len(top) :]
         return ranked._replace(values=values, equities=equities, ranking=ranking)
 
     def rank_plays(
@@ -430,6 +470,8 @@ class Evaluator:
         ranked = self._rank0(position, dice, kind, chain, may_enter, may_reenter)
         if ply >= 2:
             ranked = self._deepen(ranked)
+        if ply >= 3:
+            ranked = self._deepen3(ranked)
         return [_choice(ranked, r) for r in ranked.ranking]
 
     def rank_doubles(self, position: Position, *, chain: int = 0, ply: int = 0) -> list[Choice]:

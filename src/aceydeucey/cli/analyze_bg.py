@@ -1,7 +1,7 @@
 """``aceydeucey analyze backgammon RECORD``: every decision's equity lost and every roll's luck.
 
 The record is replayed and rated by :func:`aceydeucey.backgammon.analysis.analyze`
-(the trained network at ``--ply 0`` or ``2``): one line per decision with the play
+(the trained network at ``--ply 0``, ``2`` or ``3``): one line per decision with the play
 made, the best one, the equity lost and its mark (doubtful, error, blunder), then
 each player's error rate, loss per game and luck.  ``--json`` prints
 :meth:`~aceydeucey.backgammon.analysis.Analysis.to_json` (schema in docs/bots.md).
@@ -34,7 +34,7 @@ __all__ = ["analyze_backgammon"]
 def analyze_backgammon(
     record_file: Annotated[Path, typer.Argument(help="A backgammon record (JSON).")],
     ply: Annotated[
-        int, typer.Option("--ply", help="Look-ahead: 0 or 2 (the stronger, the default).")
+        int, typer.Option("--ply", help="Look-ahead: 0, 2 (the default) or 3 (the deepest).")
     ] = 2,
     as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
     lang: LangOption = None,
@@ -48,7 +48,7 @@ def analyze_backgammon(
     def say(key: str, **values: Any) -> str:
         return t("analysis", key, language, **values)
 
-    if ply not in (0, 2):
+    if ply not in (0, 2, 3):
         fail(say("error.ply", ply=ply), lang=language)
     try:
         record = Record.load(record_file)

@@ -136,7 +136,7 @@ def play_backgammon(
     bot: Annotated[
         str,
         typer.Option(
-            "--bot", help="The opponent: net, net2, greedy, pubeval (classic only) or random."
+            "--bot", help="The opponent: net, net2, net3, greedy, pubeval (classic only) or random."
         ),
     ] = "greedy",
     hot_seat: Annotated[

@@ -5,7 +5,7 @@ the side on roll, checkers it does not place are borne off) or, for positions
 with checkers not yet entered (Acey-Deucey), the game's state ID (``BG1-...``,
 :meth:`~aceydeucey.backgammon.game.BackgammonState.state_id`), which also
 carries the dice in hand and the 1-2 bonus.  The plays are ranked by equity for
-the side on roll at ``--ply 0`` or ``2`` (see :mod:`aceydeucey.backgammon.evaluator`);
+the side on roll at ``--ply 0``, ``2`` or ``3`` (see :mod:`aceydeucey.backgammon.evaluator`);
 after a 1-2 under Acey-Deucey rules (or a state ID waiting for the double) the
 six doubles to name follow, each worth its best play, from the position after
 the best 1-2 play.  ``--json`` prints ``{"plays": [{"play", "equity", ...}],
@@ -59,7 +59,7 @@ def backgammon_command(
     ] = None,
     variant: Annotated[str, typer.Option("--variant", help="Rules variant.")] = "acey-deucey",
     ply: Annotated[
-        int, typer.Option("--ply", help="Look-ahead: 0 or 2 (the stronger, the default).")
+        int, typer.Option("--ply", help="Look-ahead: 0, 2 (the default) or 3 (the deepest).")
     ] = 2,
     as_json: Annotated[bool, typer.Option("--json", help="Print the ranking as JSON.")] = False,
     lang: LangOption = None,
@@ -76,7 +76,7 @@ def backgammon_command(
     def say(key: str, **values: Any) -> str:
         return t("hint", key, language, **values)
 
-    if ply not in (0, 2):
+    if ply not in (0, 2, 3):
         fail(say("error.ply", ply=ply), lang=language)
     try:
         rules = BackgammonRules.resolve(variant=variant)
