@@ -2,7 +2,7 @@
 
 ``aceydeucey analyze backgammon`` (``backgammon.analysis.analyze``) on games played by
 the ``net`` bot against itself (seeded dice), in classic backgammon and in Acey-Deucey,
-at 0-ply and at 2-ply.  Prints the games' moves (the players' actions), the seconds
+at 0-, 2- and 3-ply.  Prints the games' moves (the players' actions), the seconds
 of the analysis and the seconds per 60 moves (issue's yardstick: a 60-move game at 0-ply
 in under 1 s, at 2-ply in under 30 s), with the machine's load.  ``BENCH_ANALYSIS_GAMES``
 sets the games per variant (2).
@@ -49,7 +49,7 @@ def main() -> None:
         records = [record for record, _ in games]
         moves = sum(n for _, n in games)
         analyze(records[0], ply=0)  # the network and the move generator, loaded once
-        for ply in (0, 2):
+        for ply in (0, 2, 3):
             seconds = 0.0
             for record in records:
                 began = time.perf_counter()

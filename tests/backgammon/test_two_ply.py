@@ -296,3 +296,32 @@ def test_replies_in_a_home_race_take_the_tables_values(name: str) -> None:
         # the network alone values these races otherwise: the table was used
         plain = Evaluator(rules_of(name)).best_replies(boards, kind, 0)
         assert not np.allclose(plain, batched)
+
+
+def test_the_lookahead_kernel_lets_other_threads_run() -> None:
+    """A bot thinks in a thread of the server's process: the batched kernel releases the
+    interpreter's lock, so the thread serving every other table keeps running meanwhile
+    (holding it, the kernel would stop that thread for its whole run)."""
+    import threading
+    import time
+
+    ev = evaluator("acey-deucey")
+    boards = np.array([generate.to_board(position_of(o)) for o in sample("acey-deucey", 12)])
+    ev.best_replies(boards[:1])  # compiled and loaded before the measured call
+    many = np.repeat(boards, 8, axis=0)  # a long call: a few hundred ms
+    took: list[float] = []
+
+    def think() -> None:
+        start = time.perf_counter()
+        ev.best_replies(many)
+        took.append(time.perf_counter() - start)
+
+    worker = threading.Thread(target=think)
+    longest, last = 0.0, time.perf_counter()
+    worker.start()
+    while worker.is_alive():
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+    worker.join()
+    assert took[0] > 0.1
+    assert longest < took[0] / 3  # never stopped for most of the kernel's run

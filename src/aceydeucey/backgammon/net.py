@@ -286,7 +286,7 @@ def forward_sparse(idx: Any, val: Any, nnz: int, w1: Any, b1: Any, w2: Any, b2: 
         out[k] = 1.0 / (1.0 + math.exp(-s))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _evaluate_rows(
     boards: Any, flip: bool, pending: int, w1: Any, b1: Any, w2: Any, b2: Any, out: Any
 ) -> None:
@@ -299,7 +299,7 @@ def _evaluate_rows(
         forward_sparse(idx, val, n, w1, b1, w2, b2, hid, out[r])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def best_replies(
     boards: Any,
     dice_sets: Any,

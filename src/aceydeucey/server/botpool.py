@@ -1,8 +1,9 @@
 """Bots thinking in their own processes, off the server's interpreter.
 
-A bot's choice is plain Python or compiled code that holds the interpreter lock while it
-thinks (the greedy bot's heuristic, the network's 2-ply), so in the server's process it
-takes the time of every table's requests and pushes. With ``bot_processes`` = N > 0 the
+A bot's choice is mostly plain Python that holds the interpreter lock while it thinks (the
+greedy bot's heuristic, the network bots' ranking around their kernels; the look-ahead
+kernels of ``net2`` and ``net3`` release it), so in the server's process it takes the time
+of every table's requests and pushes. With ``bot_processes`` = N > 0 the
 bots of a table live in one of N worker processes (chosen by the table's id, so a table's
 bots keep their state, a seeded random bot's stream among it) and only the observation
 goes there and the action's text comes back. With 0 (the default) they think in a thread
