@@ -140,7 +140,7 @@ def test_a_hint_is_the_analysis_best_action_with_its_equity(client: TestClient) 
         assert r.status_code == 200, r.text
         found = r.json()
         mine = view(client, table_id, tokens[0])
-        assert found["seq"] == mine["seq"] and found["seat"] == 0 and found["ply"] == 2
+        assert found["seq"] == mine["seq"] and found["seat"] == 0 and found["ply"] == 3
         assert found["action"] in mine["observation"]["legal_actions"]
         assert isinstance(found["equity"], float)
         hinted[len(client.get(f"/api/tables/{table_id}/record").json()["actions"])] = found
@@ -151,7 +151,7 @@ def test_a_hint_is_the_analysis_best_action_with_its_equity(client: TestClient) 
         )
         assert act.status_code == 200, act.text
     record = Record.from_dict(client.get(f"/api/tables/{table_id}/record").json())
-    rated = [d for d in analyze(record, ply=2).decisions if d.seat == 0]
+    rated = [d for d in analyze(record, ply=3).decisions if d.seat == 0]
     assert rated, "no decision with a choice was met"
     for d in rated:  # each is a hinted action: the analysis's best, nothing lost
         assert d.index in hinted and hinted[d.index]["action"] == d.best == d.played

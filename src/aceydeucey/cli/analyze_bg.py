@@ -34,8 +34,8 @@ __all__ = ["analyze_backgammon"]
 def analyze_backgammon(
     record_file: Annotated[Path, typer.Argument(help="A backgammon record (JSON).")],
     ply: Annotated[
-        int, typer.Option("--ply", help="Look-ahead: 0, 2 (the default) or 3 (the deepest).")
-    ] = 2,
+        int, typer.Option("--ply", help="Look-ahead: 0, 2 or 3 (the deepest, the default).")
+    ] = 3,
     as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
     lang: LangOption = None,
 ) -> None:

@@ -59,8 +59,8 @@ def backgammon_command(
     ] = None,
     variant: Annotated[str, typer.Option("--variant", help="Rules variant.")] = "acey-deucey",
     ply: Annotated[
-        int, typer.Option("--ply", help="Look-ahead: 0, 2 (the default) or 3 (the deepest).")
-    ] = 2,
+        int, typer.Option("--ply", help="Look-ahead: 0, 2 or 3 (the deepest, the default).")
+    ] = 3,
     as_json: Annotated[bool, typer.Option("--json", help="Print the ranking as JSON.")] = False,
     lang: LangOption = None,
 ) -> None:

@@ -7,7 +7,7 @@ game or variant the format cannot hold is refused with a coded 400
 (``server.mat_game``, ``bg.mat.variant``); the table's ``record_formats`` (in its
 view) says beforehand whether ``mat`` is one of its downloads.
 
-``GET /api/tables/{id}/hint`` answers the seat's best action as the 2-ply analysis
+``GET /api/tables/{id}/hint`` answers the seat's best action as the 3-ply analysis
 ranks it (:func:`aceydeucey.backgammon.analysis.suggest`) and its equity, only at a
 table whose creator allowed hints (``hints``), only to the seat whose decision it is
 (a checker play, a double to name, a cube action).
@@ -87,9 +87,9 @@ async def record_mat(request: Request, table_id: TableId, service: Service) -> P
     )
 
 
-#: The hint's look-ahead: the strongest the evaluator has (2-ply; under 0.25 s a decision at
-#: p99, see docs/bots.md "Speed").
-HINT_PLY = 2
+#: The hint's look-ahead: the strongest the evaluator has (3-ply; about 0.3 s a decision at
+#: p99, in a thread while the kernel releases the interpreter's lock: docs/bots.md "3-ply").
+HINT_PLY = 3
 
 
 @lru_cache(maxsize=8)
@@ -119,7 +119,7 @@ def _suggest(game: Game, observation: dict[str, Any]) -> dict[str, Any]:
     responses=answers(400, 403, 404, 409, 429, 503),
 )
 async def hint(request: Request, table_id: TableId, service: Service, token: Token) -> JSONResponse:
-    """The best action for your seat as the 2-ply analysis ranks it, with its equity
+    """The best action for your seat as the 3-ply analysis ranks it, with its equity
     (``kind``: ``play``, ``named_double``, ``cube`` or ``take``; ``action`` in the
     game's notation; ``seq``: the table's seq it answers).  Only at a table created with
     ``hints``, with the seat's token, when the decision is the seat's: 403

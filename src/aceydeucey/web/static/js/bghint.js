@@ -1,6 +1,6 @@
 // The hint at a backgammon table whose creator allows it (the table's `hints`): the seat to
 // decide asks the server (GET /api/tables/{id}/hint, view.hint) for the best action as the
-// 0-ply analysis ranks it, shown in words under the actions and, for a play, on the board.
+// 3-ply analysis ranks it, shown in words under the actions and, for a play, on the board.
 import { h, t, has, LANG } from "./common.js";
 
 /** The phases in which the seat decides (a hint can be asked for). */
