@@ -242,3 +242,45 @@ def test_train_average_refuses_other_networks_and_a_single_checkpoint(
     code, text = run("train", "average", str(tmp_path / "ad.npz"), "--out", str(out))
     assert code != 0 and "two checkpoints or more" in " ".join(text.split())
     assert Network.load(tmp_path / "ad.npz").meta == ad.meta  # nothing written over
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "widened to encoding 2"), ("pt", "alargada")])
+def test_train_widens_a_network_of_encoding_1_and_goes_on(
+    tmp_path: Path, lang: str, words: str
+) -> None:
+    old = Network.initial("classic", "gammons", 8, 1)
+    old.meta = {"games": 7, "seed": 2}
+    old.save(tmp_path / "v1.npz")
+    code, out = run(
+        "train", "backgammon", "--variant", "classic", "--resume", str(tmp_path / "v1.npz"),
+        "--encoding", "2", "--games", "3", "--eval-every", "0",
+        "--out", str(tmp_path / "v2.npz"), "--lang", lang,
+    )  # fmt: skip
+    assert code == 0, out
+    assert words in " ".join(out.split())
+    net = Network.load(tmp_path / "v2.npz")
+    assert net.encoding == 2 and net.meta["games"] == 10
+    assert {"games": 7, "widened": [1, 2]} in net.meta["history"]
+    assert Network.load(tmp_path / "v1.npz").encoding == 1  # the original is untouched
+
+
+def test_train_refuses_an_unknown_encoding_and_narrowing(tmp_path: Path) -> None:
+    for lang, words in (("en", "must be 1"), ("pt", "tem de ser 1")):
+        code, out = run("train", "backgammon", "--encoding", "3", "--lang", lang)
+        assert code == 2 and words in " ".join(out.split()), out
+    Network.initial("classic", "gammons", 4, 1, encoding=2).save(tmp_path / "c2.npz")
+    for lang, words in (("en", "never narrowed"), ("pt", "nunca reduzida")):
+        code, out = run(
+            "train", "backgammon", "--variant", "classic", "--resume", str(tmp_path / "c2.npz"),
+            "--encoding", "1", "--games", "1", "--eval-every", "0", "--lang", lang,
+        )  # fmt: skip
+        assert code == 2 and words in " ".join(out.split()), out
+
+
+def test_a_fresh_run_of_encoding_2(tmp_path: Path) -> None:
+    code, out = run(
+        "train", "backgammon", "--variant", "classic", "--games", "4", "--hidden", "8",
+        "--encoding", "2", "--eval-every", "0", "--out", str(tmp_path / "f.npz"),
+    )  # fmt: skip
+    assert code == 0, out
+    assert Network.load(tmp_path / "f.npz").encoding == 2

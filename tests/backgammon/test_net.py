@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,6 @@ from aceydeucey.backgammon.board import off_board_start, standard_start
 from aceydeucey.backgammon.generate import to_board
 from aceydeucey.backgammon.kernel import flip_board, move_params_of
 from aceydeucey.backgammon.net import (
-    ENCODING_VERSION,
     I_ANY_UNENTERED,
     I_OFF,
     I_PENDING,
@@ -22,6 +22,7 @@ from aceydeucey.backgammon.net import (
     I_UNENTERED,
     MAX_ACTIVE,
     N_INPUTS,
+    N_INPUTS_OF,
     OUTPUTS,
     Network,
     encode,
@@ -29,6 +30,7 @@ from aceydeucey.backgammon.net import (
     forward_sparse,
     shipped,
     weights_path,
+    widen,
 )
 from aceydeucey.backgammon.rules import BackgammonRules
 from aceydeucey.core.errors import ArgumentError
@@ -97,7 +99,7 @@ def test_features_are_sparse_sorted_and_match_encode(seed: int) -> None:
     idx = np.zeros(MAX_ACTIVE, dtype=np.int64)
     val = np.zeros(MAX_ACTIVE, dtype=np.float64)
     for board in sample_boards("acey-deucey", seed)[::5]:
-        n = features(board, False, 0, idx, val)
+        n = features(board, False, 0, idx, val, 1)
         assert list(idx[:n]) == sorted(set(idx[:n]))
         dense = np.zeros(N_INPUTS)
         dense[idx[:n]] = val[:n]
@@ -118,7 +120,7 @@ def test_sparse_forward_agrees_with_the_dense_numpy_network(
     val = np.zeros(MAX_ACTIVE, dtype=np.float64)
     hid = np.zeros(24)
     out = np.zeros(net.spec.size)
-    n = features(boards[5], flip, pending, idx, val)
+    n = features(boards[5], flip, pending, idx, val, 1)
     forward_sparse(idx, val, n, net.w1, net.b1, net.w2, net.b2, hid, out)
     np.testing.assert_allclose(out, dense[5], rtol=1e-10)
     assert out.min() > 0.0 and out.max() < 1.0
@@ -148,18 +150,20 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert (back.outputs, back.variant, back.meta) == ("points", "acey-deucey", net.meta)
 
 
-def test_other_encoding_version_is_refused_with_its_code(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import aceydeucey.backgammon.net as net_module
-
-    monkeypatch.setattr(net_module, "ENCODING_VERSION", ENCODING_VERSION + 1)
-    Network.initial("classic", "gammons", 8, seed=1).save(tmp_path / "old.npz")
-    monkeypatch.undo()
+@pytest.mark.parametrize("version", [0, 3, None, True])
+def test_other_encoding_version_is_refused_with_its_code(tmp_path: Path, version: object) -> None:
+    Network.initial("classic", "gammons", 8, seed=1).save(tmp_path / "n.npz")
+    with np.load(tmp_path / "n.npz") as data:
+        arrays = {k: data[k] for k in data.files}
+    header = json.loads(str(arrays["header"]))
+    header["encoding_version"] = version
+    arrays["header"] = np.array(json.dumps(header))
+    np.savez(tmp_path / "old.npz", **arrays)
     with pytest.raises(ArgumentError) as err:
         Network.load(tmp_path / "old.npz")
     assert err.value.code == "bg.net.version"
-    assert err.value.params["found"] == ENCODING_VERSION + 1
+    assert err.value.params["found"] == version
+    assert err.value.params["expected"] == "1, 2"
     assert "versão" in err.value.render("pt")
 
 
@@ -250,3 +254,102 @@ def test_the_bots_take_the_network_trained_for_the_tables_reading(
         assert Evaluator(exact).net.hidden != 4
     finally:
         net_module.shipped.cache_clear()
+
+
+# -- encoding 2 and the networks of encoding 1 --------------------------------------------
+
+#: Outputs of the shipped networks and of the encoder on sample boards, as the code of
+#: encoding 1 alone computed them (before encoding 2 existed): they must not move.
+V1_REFERENCE = Path(__file__).parent / "data" / "v1_evaluations.npz"
+
+
+@pytest.mark.parametrize("variant", ["acey-deucey", "classic"])
+def test_encoding_1_networks_evaluate_exactly_as_before(variant: str) -> None:
+    from aceydeucey.backgammon.evaluator import Evaluator
+
+    with np.load(V1_REFERENCE) as data:
+        ref = {k: data[k] for k in data.files if k.startswith(variant + ".")}
+    boards = ref[f"{variant}.boards"]
+    for name in ("acey-deucey", "acey-deucey-exact-count", "classic"):
+        net = shipped(name)
+        assert net.encoding == 1
+        for flip in (0, 1):
+            for pending in (0, 1):
+                got = net.evaluate(boards, bool(flip), pending)
+                assert np.array_equal(got, ref[f"{variant}.{name}.{flip}{pending}"])
+    n = 40
+    got = encode(boards[:n], flips=np.arange(n) % 2, pendings=(np.arange(n) // 2) % 2)
+    assert np.array_equal(got, ref[f"{variant}.encode"])
+    ev = Evaluator(BackgammonRules.resolve(variant=variant))
+    ev.bearoff = None  # the network alone, as the reference was computed
+    assert np.array_equal(ev.best_replies(boards[::10], "roll", 0), ref[f"{variant}.replies"])
+
+
+def test_encoding_2_extends_encoding_1() -> None:
+    boards = sample_boards("classic", 3)
+    for flip in (False, True):
+        one = encode(boards, flips=flip)
+        two = encode(boards, flips=flip, encoding=2)
+        assert one.shape[1] == N_INPUTS and two.shape[1] == N_INPUTS_OF[2]
+        assert np.array_equal(two[:, :N_INPUTS], one)
+        assert np.count_nonzero(two[:, N_INPUTS:]) > 0
+
+
+@pytest.mark.parametrize("flip", [False, True])
+def test_encoding_2_sparse_features_match_encode_and_the_dense_network(flip: bool) -> None:
+    idx = np.zeros(MAX_ACTIVE, dtype=np.int64)
+    val = np.zeros(MAX_ACTIVE, dtype=np.float64)
+    boards = sample_boards("acey-deucey", 5)
+    for board in boards[::4]:
+        n = features(board, flip, 0, idx, val, 2)
+        assert list(idx[:n]) == sorted(set(idx[:n]))
+        dense = np.zeros(N_INPUTS_OF[2])
+        dense[idx[:n]] = val[:n]
+        assert np.array_equal(dense, encode(board, flips=flip, encoding=2)[0])
+    net = Network.initial("classic", "gammons", 24, seed=4, encoding=2)
+    net.w1 *= 20
+    want = net.forward(encode(boards, flips=flip, encoding=2))
+    np.testing.assert_allclose(net.evaluate(boards, flip, 0), want, rtol=1e-10)
+
+
+def test_encoding_2_round_trips_through_a_file(tmp_path: Path) -> None:
+    net = Network.initial("classic", "gammons", 16, seed=5, encoding=2)
+    net.meta = {"games": 3}
+    net.save(tmp_path / "n2.npz")
+    back = Network.load(tmp_path / "n2.npz")
+    assert back.encoding == 2 and back.w1.shape == (N_INPUTS_OF[2], 16)
+    for name in ("w1", "b1", "w2", "b2"):
+        assert np.array_equal(getattr(back, name), getattr(net, name))
+    boards = sample_boards("classic", 9)
+    assert np.array_equal(back.evaluate(boards), net.evaluate(boards))
+
+
+def test_a_widened_network_evaluates_exactly_like_the_original() -> None:
+    old = shipped("classic")
+    wide = widen(old, 2)
+    assert wide.encoding == 2 and old.encoding == 1
+    assert np.array_equal(wide.w1[:N_INPUTS], old.w1) and not wide.w1[N_INPUTS:].any()
+    assert wide.meta["history"][-1] == {"games": old.meta["games"], "widened": [1, 2]}
+    for variant in ("classic", "acey-deucey"):
+        boards = sample_boards(variant, 21)
+        for flip, pending in ((False, 0), (True, 0), (False, 1)):
+            assert np.array_equal(
+                wide.evaluate(boards, flip, pending), old.evaluate(boards, flip, pending)
+            )
+    # and it learns on the new inputs: they are not all zero in play
+    assert np.count_nonzero(encode(sample_boards("classic", 21), encoding=2)[:, N_INPUTS:]) > 0
+
+
+def test_a_header_and_weights_that_disagree_are_refused(tmp_path: Path) -> None:
+    net = Network.initial("classic", "gammons", 8, seed=1, encoding=2)
+    net.w1 = net.w1[:N_INPUTS]  # encoding 1's rows ...
+    net.save(tmp_path / "n.npz")
+    with np.load(tmp_path / "n.npz") as data:
+        arrays = {k: data[k] for k in data.files}
+    header = json.loads(str(arrays["header"]))
+    header["encoding_version"] = 2  # ... under a header of encoding 2
+    arrays["header"] = np.array(json.dumps(header))
+    np.savez(tmp_path / "bad.npz", **arrays)
+    with pytest.raises(ArgumentError) as err:
+        Network.load(tmp_path / "bad.npz")
+    assert err.value.code == "bg.net.shape"

@@ -23,6 +23,7 @@ from aceydeucey.backgammon.evaluator import (
 )
 from aceydeucey.backgammon.game import BackgammonGame
 from aceydeucey.backgammon.kernel import flip_board
+from aceydeucey.backgammon.net import N_INPUTS, widen
 from aceydeucey.backgammon.rules import BackgammonRules
 from aceydeucey.core.chance import Seeded
 
@@ -325,3 +326,33 @@ def test_the_lookahead_kernel_lets_other_threads_run() -> None:
     worker.join()
     assert took[0] > 0.1
     assert longest < took[0] / 3  # never stopped for most of the kernel's run
+
+
+# -- a network of encoding 2 ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["acey-deucey", "classic"])
+def test_batched_replies_of_an_encoding_2_network_equal_the_reference(variant: str) -> None:
+    """The 2-ply kernel encodes for the network it is given: with weights on the figures of
+    encoding 2 (a widened shipped network, the new rows drawn at random), its replies are
+    the roll-by-roll reference's, and differ from the original network's."""
+    rules = BackgammonRules.resolve(variant=variant)
+    base = evaluator(variant).net
+    net = widen(base, 2)
+    net.w1[N_INPUTS:] = np.random.default_rng(3).normal(0.0, 1.0, net.w1[N_INPUTS:].shape)
+    ev = Evaluator(rules, net)
+    ev.bearoff = None
+    boards = np.array([generate.to_board(position_of(o)) for o in sample(variant, 8)])
+    batched = ev.best_replies(boards, "roll", 0)
+    for k, board in enumerate(boards):
+        want = np.array([ev._best_reply(board, dice, "roll", 0) for dice in HANDS["roll"]])
+        np.testing.assert_allclose(batched[k], want, rtol=0, atol=1e-12)
+    plain = Evaluator(rules, base)
+    plain.bearoff = None
+    assert not np.allclose(plain.best_replies(boards, "roll", 0), batched)
+    # and a 2-ply ranking runs on it
+    observation = sample(variant, 1)[0]
+    position = position_of(observation)
+    dice = tuple(int(d) for d in observation["dice"])
+    choices = ev.rank_plays(position, dice, kind=observation.get("dice_kind") or "roll", ply=2)
+    assert choices and all(np.isfinite(c.equity) for c in choices)

@@ -119,7 +119,7 @@ def test_training_choice_agrees_with_the_bots_evaluator(
     evaluator = Evaluator(rules, net)
     perm, comp, coef = net.spec.arrays()
     kind = 0 if net.spec.name == "points" else 1
-    work = _Work(16, net.spec.size).arrays[:7]
+    work = _Work(net.w1.shape[0], 16, net.spec.size).arrays[:7]
     buffers = (
         np.zeros(MAX_ACTIVE, dtype=np.int64),
         np.zeros(MAX_ACTIVE),
@@ -190,3 +190,34 @@ def test_an_unknown_rule_option_is_refused_before_any_game(tmp_path: Path) -> No
         train("acey-deucey", 10, 1, out=tmp_path / "x.npz", options={"bearoff_rule": "sideways"})
     assert err.value.code == "rules.not_a_choice"
     assert not (tmp_path / "x.npz").exists()
+
+
+def test_a_network_of_encoding_2_trains_and_plays_one_of_encoding_1() -> None:
+    rules = BackgammonRules.resolve(variant="classic")
+    start = start_board(rules)
+    net = Network.initial("classic", "gammons", 16, seed=3, encoding=2)
+    before = copy.deepcopy(net)
+    stats = train_games(net, rules, start, 0, 6, 3, Hyper(hidden=16))
+    assert stats.games == 6 and (stats.rows[:, 0] >= 0).all()  # every game finished
+    # the new inputs' weights learned too
+    assert not np.array_equal(net.w1[204:], before.w1[204:])
+    other = Network.initial("classic", "gammons", 16, seed=4)  # encoding 1
+    points = play_match(net, other, rules, start, 3, 9)
+    assert points.shape == (3, 2) and (np.abs(points) >= 1).all()
+
+
+def test_a_widened_network_plays_exactly_as_its_original() -> None:
+    from aceydeucey.backgammon.net import widen
+
+    rules = BackgammonRules.resolve(variant="classic")
+    start = start_board(rules)
+    old = Network.initial("classic", "gammons", 16, seed=5)
+    old.w1 *= 10
+    wide = widen(old, 2)
+    assert np.array_equal(
+        play_match(old, None, rules, start, 4, 1), play_match(wide, None, rules, start, 4, 1)
+    )
+    # with no learning (a zero rate) the self-play games are the same too
+    stats_old = train_games(old, rules, start, 0, 3, 2, Hyper(hidden=16, alpha0=0, alpha_min=0))
+    stats_wide = train_games(wide, rules, start, 0, 3, 2, Hyper(hidden=16, alpha0=0, alpha_min=0))
+    assert np.array_equal(stats_old.rows, stats_wide.rows)

@@ -5,8 +5,8 @@ double after a 1-2), seen from its side like the kernel's board
 (:mod:`aceydeucey.backgammon.kernel`).  One hidden layer of sigmoid units, sigmoid
 outputs; inference is NumPy, batched over every candidate play at once.
 
-Inputs (:data:`N_INPUTS`, encoding :data:`ENCODING_VERSION`)
--------------------------------------------------------------
+Inputs (encoding 1: :data:`N_INPUTS`; encoding 2: :data:`N_INPUTS_OF` ``[2]``)
+--------------------------------------------------------------------------
 =============  ===================================================================
 index          meaning
 =============  ===================================================================
@@ -21,7 +21,20 @@ index          meaning
                too when it is played in full): the position *before* the named double
 201, 202       pip counts / 200 (bar and unentered count 25): mine, the opponent's
 203            1 in a pure race (no contact possible any more)
+204 .. 211     encoding 2 only: the side to act's hand-crafted figures
+               (:mod:`.features`: shots, pip loss, back escapes, containment,
+               prime, home board, dance, break-contact pips)
+212 .. 219     encoding 2 only: the same figures of the opponent
 =============  ===================================================================
+
+Encoding 1 is the raw board (the shipped Acey-Deucey networks); encoding 2 adds
+GNU Backgammon style figures computed from it (:mod:`.features`).  A network's
+encoding is told by its input rows (``w1.shape[0]``: :data:`N_INPUTS_OF`), so the
+Numba kernels read it from the weights they are given (:func:`encoding_of`) and pass
+it to :func:`features`: a network of either encoding plays, trains and looks ahead
+through the same code, and two networks of different encodings can meet in a match.
+:func:`widen` turns an encoding-1 network into an encoding-2 one that evaluates every
+position exactly as before (zero weights on the new inputs), to go on training it.
 
 The side that rolls again (after a fully played named double, or natural
 doubles where the rules give another roll) is simply the side on roll of the
@@ -51,7 +64,8 @@ Weights
 and its metadata (encoding version, variant, output set, training figures); the
 trainer's checkpoints are the same files.  The package ships one per trained
 variant in ``backgammon/weights/<variant>.npz``; :func:`shipped` loads them.
-A file of another encoding version is refused (``bg.net.version``).
+Files of encodings 1 and 2 are read; another encoding version is refused
+(``bg.net.version``).
 
 The encoder (:func:`features`) and the network on its sparse inputs
 (:func:`forward_sparse`) are Numba functions used by the trainer's loop and by
@@ -74,18 +88,21 @@ import numpy as np
 from numba import njit
 
 from aceydeucey import kernels
+from aceydeucey.backgammon.features import N_EXTRA, extra_features
 from aceydeucey.backgammon.kernel import generate_rows
 from aceydeucey.core.errors import ArgumentError, message
 
 __all__ = [
     "ENCODING_VERSION",
     "N_INPUTS",
+    "N_INPUTS_OF",
     "OUTPUTS",
     "READINGS",
     "Network",
     "OutputSpec",
     "average",
     "encode",
+    "encoding_of",
     "features",
     "forward_sparse",
     "output_set_of",
@@ -93,13 +110,19 @@ __all__ = [
     "shipped_for",
     "warm_up",
     "weights_path",
+    "widen",
 ]
 
-#: Version of the input encoding and output sets; saved in every weights file.
-ENCODING_VERSION = 1
+#: The newest version of the input encoding; every weights file records its own.
+ENCODING_VERSION = 2
+#: Inputs of encoding 1 (the raw board); encoding 2 adds the figures of :mod:`.features`.
 N_INPUTS = 204
-#: Most nonzero inputs a position can have (4 per occupied point, 30 points at most, + 12).
-MAX_ACTIVE = 4 * 30 + 12
+#: Inputs of each encoding version read (a network's encoding is told by its input rows).
+N_INPUTS_OF = {1: N_INPUTS, 2: N_INPUTS + N_EXTRA}
+N_INPUTS_2 = N_INPUTS + N_EXTRA
+#: Most nonzero inputs a position can have (4 per occupied point, 30 points at most, + 12,
+#: + the figures of encoding 2).
+MAX_ACTIVE = 4 * 30 + 12 + N_EXTRA
 
 I_BAR = 192
 I_OFF = 194
@@ -180,13 +203,20 @@ def output_set_of(scoring: str) -> OutputSpec:
 # -- the encoder (one for training and play) ------------------------------------------------
 
 
+@njit(cache=True, inline="always")
+def encoding_of(w1: Any) -> int:
+    """The input encoding of a network with first-layer weights ``w1`` (by its rows)."""
+    return 2 if w1.shape[0] == N_INPUTS_2 else 1
+
+
 @njit(cache=True)
-def features(board: Any, flip: bool, pending: int, idx: Any, val: Any) -> int:
+def features(board: Any, flip: bool, pending: int, idx: Any, val: Any, encoding: int) -> int:
     """The nonzero inputs of ``board`` (int8[32]) into ``idx``/``val``; returns their count.
 
     ``board`` is from the side that has just moved when ``flip`` is true (its
     opponent acts next), else from the side about to act.  ``pending`` is 1 when
-    that side is to name the double after a 1-2.  Indices increase.
+    that side is to name the double after a 1-2.  ``encoding`` is 1 or 2 (2 adds the
+    figures of :func:`.features.extra_features`).  Indices increase.
     """
     n = 0
     pips_me = 0
@@ -249,6 +279,8 @@ def features(board: Any, flip: bool, pending: int, idx: Any, val: Any) -> int:
     n = _put(idx, val, n, I_PIPS + 1, pips_op / 200.0)
     race = bar_me + un_me + bar_op + un_op == 0 and back_me < front_op
     n = _put(idx, val, n, I_RACE, 1.0 if race else 0.0)
+    if encoding == 2:
+        n = extra_features(board, flip, idx, val, n, N_INPUTS)
     return n
 
 
@@ -294,8 +326,9 @@ def _evaluate_rows(
     idx = np.zeros(MAX_ACTIVE, dtype=np.int64)
     val = np.zeros(MAX_ACTIVE, dtype=np.float64)
     hid = np.zeros(b1.shape[0], dtype=np.float64)
+    encoding = encoding_of(w1)
     for r in range(boards.shape[0]):
-        n = features(boards[r], flip, pending, idx, val)
+        n = features(boards[r], flip, pending, idx, val, encoding)
         forward_sparse(idx, val, n, w1, b1, w2, b2, hid, out[r])
 
 
@@ -351,6 +384,7 @@ def best_replies(
     raw = np.zeros(size, dtype=np.float64)
     cur = np.zeros(size, dtype=np.float64)
     keep_boards = chosen.shape[0] > 0
+    encoding = encoding_of(w1)
     for k in range(boards.shape[0]):
         for r in range(dice_sets.shape[0]):
             n, used = generate_rows(
@@ -384,7 +418,7 @@ def best_replies(
                     for c in range(size):
                         cur[c] = won[points, c]
                 else:
-                    nnz = features(row, flip, pending, idx, val)
+                    nnz = features(row, flip, pending, idx, val, encoding)
                     forward_sparse(idx, val, nnz, w1, b1, w2, b2, hid, raw)
                     for c in range(size):
                         if flip:
@@ -423,11 +457,11 @@ def _race_row(row: Any) -> bool:
 
 
 @njit(cache=True)
-def _encode_rows(boards: Any, flips: Any, pendings: Any, out: Any) -> None:
+def _encode_rows(boards: Any, flips: Any, pendings: Any, encoding: int, out: Any) -> None:
     idx = np.zeros(MAX_ACTIVE, dtype=np.int64)
     val = np.zeros(MAX_ACTIVE, dtype=np.float64)
     for r in range(boards.shape[0]):
-        k = features(boards[r], flips[r] != 0, pendings[r], idx, val)
+        k = features(boards[r], flips[r] != 0, pendings[r], idx, val, encoding)
         for j in range(k):
             out[r, idx[j]] = val[j]
 
@@ -437,8 +471,10 @@ def encode(
     boards: np.ndarray[Any, Any],
     flips: np.ndarray[Any, Any] | bool = False,
     pendings: np.ndarray[Any, Any] | int = 0,
+    encoding: int = 1,
 ) -> np.ndarray[Any, np.dtype[np.float64]]:
-    """The input rows (``(n, N_INPUTS)`` float64) of ``n`` kernel boards (``(n, 32)`` int8).
+    """The input rows (``(n, N_INPUTS_OF[encoding])`` float64) of ``n`` kernel boards
+    (``(n, 32)`` int8).
 
     ``flips`` and ``pendings`` are per board or one value for all (see :func:`features`).
     """
@@ -446,8 +482,8 @@ def encode(
     n = boards.shape[0]
     flips_a = np.broadcast_to(np.asarray(flips, dtype=np.int64), (n,)).copy()
     pend_a = np.broadcast_to(np.asarray(pendings, dtype=np.int64), (n,)).copy()
-    out = np.zeros((n, N_INPUTS), dtype=np.float64)
-    _encode_rows(boards, flips_a, pend_a, out)
+    out = np.zeros((n, N_INPUTS_OF[encoding]), dtype=np.float64)
+    _encode_rows(boards, flips_a, pend_a, encoding, out)
     return out
 
 
@@ -460,9 +496,10 @@ def warm_up() -> None:
 
     boards = to_board(standard_start())[None, :]
     encode(boards)
+    encode(boards, encoding=2)
     work = Generator().work_space
-    for outputs in OUTPUTS:
-        net = Network.initial("classic", outputs, 4, 0)
+    for outputs, encoding in ((name, e) for name in OUTPUTS for e in N_INPUTS_OF):
+        net = Network.initial("classic", outputs, 4, 0, encoding=encoding)
         net.evaluate(boards, False, 0)
         perm, comp, coef = net.spec.arrays()
         size = net.spec.size
@@ -498,12 +535,15 @@ class Network:
     meta: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def initial(cls, variant: str, outputs: str, hidden: int, seed: int) -> Network:
-        """Small random weights (uniform in ±0.1 for the hidden layer), from ``seed``."""
+    def initial(
+        cls, variant: str, outputs: str, hidden: int, seed: int, *, encoding: int = 1
+    ) -> Network:
+        """Small random weights (uniform in ±0.1 for the hidden layer), from ``seed``, for
+        input ``encoding`` 1 or 2."""
         rng = np.random.default_rng(seed)
         n_out = OUTPUTS[outputs].size
         return cls(
-            w1=rng.uniform(-0.1, 0.1, (N_INPUTS, hidden)),
+            w1=rng.uniform(-0.1, 0.1, (N_INPUTS_OF[encoding], hidden)),
             b1=np.zeros(hidden),
             w2=rng.uniform(-0.1, 0.1, (hidden, n_out)),
             b2=np.zeros(n_out),
@@ -519,8 +559,14 @@ class Network:
     def hidden(self) -> int:
         return int(self.w1.shape[1])
 
+    @property
+    def encoding(self) -> int:
+        """The input encoding version (1 or 2), told by the input rows of ``w1``."""
+        return 2 if self.w1.shape[0] == N_INPUTS_2 else 1
+
     def forward(self, x: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
-        """Outputs of the input rows ``x`` (``(n, N_INPUTS)``), each for the side to act."""
+        """Outputs of the input rows ``x`` (``(n, N_INPUTS_OF[encoding])``), each for the
+        side to act."""
         hidden = _sigmoid(x @ self.w1 + self.b1)
         return _sigmoid(hidden @ self.w2 + self.b2)
 
@@ -546,8 +592,8 @@ class Network:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp")
         header = {
-            "encoding_version": ENCODING_VERSION,
-            "n_inputs": N_INPUTS,
+            "encoding_version": self.encoding,
+            "n_inputs": int(self.w1.shape[0]),
             "outputs": self.outputs,
             "variant": self.variant,
             "meta": self.meta,
@@ -566,7 +612,7 @@ class Network:
     @classmethod
     def load(cls, path: str | Path) -> Network:
         """The network saved in ``path``; ``bg.net.file`` if unreadable, ``bg.net.version``
-        if made for another input encoding."""
+        if made for an input encoding other than 1 and 2."""
         try:
             with np.load(Path(path), allow_pickle=False) as data:
                 header = json.loads(str(data["header"]))
@@ -586,12 +632,11 @@ class Network:
                 "bg.net.file", path=str(path), reason=message("bg.net.reason.not_weights")
             ) from None
         version = header.get("encoding_version")
-        if version != ENCODING_VERSION:
-            raise ArgumentError(
-                "bg.net.version", path=str(path), found=version, expected=ENCODING_VERSION
-            )
+        if version not in N_INPUTS_OF or isinstance(version, bool):
+            expected = ", ".join(str(v) for v in N_INPUTS_OF)
+            raise ArgumentError("bg.net.version", path=str(path), found=version, expected=expected)
         outputs = header.get("outputs")
-        if outputs not in OUTPUTS or arrays["w1"].shape[0] != N_INPUTS:
+        if outputs not in OUTPUTS or arrays["w1"].shape[0] != N_INPUTS_OF[version]:
             raise ArgumentError("bg.net.shape", path=str(path))
         hidden = arrays["w1"].shape[1]
         n_out = OUTPUTS[outputs].size
@@ -630,6 +675,27 @@ def average(networks: list[Network]) -> Network:
         {"average": [int(n.meta.get("games", 0)) for n in networks]}
     )
     return Network(**mean, outputs=last.outputs, variant=last.variant, meta=meta)
+
+
+def widen(net: Network, encoding: int = ENCODING_VERSION) -> Network:
+    """``net`` (encoding 1) as a network of ``encoding``: its weights on the inputs both
+    share, zero weights on the new ones, so it evaluates every position exactly as
+    before; the training state is kept (a resumed run goes on from its game count) and
+    the change recorded in its history.  A network already of ``encoding`` is copied."""
+    rows = N_INPUTS_OF[encoding]
+    if net.w1.shape[0] > rows:
+        raise ValueError(f"cannot narrow a network of encoding {net.encoding} to {encoding}")
+    w1 = np.zeros((rows, net.hidden), dtype=np.float64)
+    w1[: net.w1.shape[0]] = net.w1
+    meta = json.loads(json.dumps(net.meta))
+    if net.encoding != encoding:
+        meta.setdefault("history", []).append(
+            {"games": int(meta.get("games", 0)), "widened": [net.encoding, encoding]}
+        )
+    return Network(
+        w1=w1, b1=net.b1.copy(), w2=net.w2.copy(), b2=net.b2.copy(),
+        outputs=net.outputs, variant=net.variant, meta=meta,
+    )  # fmt: skip
 
 
 def weights_path(variant: str) -> Path:

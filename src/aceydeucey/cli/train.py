@@ -72,6 +72,15 @@ def backgammon_command(
     hidden: Annotated[
         int, typer.Option("--hidden", help="Hidden units of a fresh network.", min=4, max=1024)
     ] = 128,
+    encoding: Annotated[
+        int | None,
+        typer.Option(
+            "--encoding",
+            help="Input encoding: 1 the raw board (a fresh run's default), 2 with the"
+            " hand-crafted figures; with --resume, a network of encoding 1 is widened to 2"
+            " (it plays as before, then learns the new inputs).",
+        ),
+    ] = None,
     lam: Annotated[
         float | None, typer.Option("--lambda", help="TD(λ) trace decay (default 0.7).")
     ] = None,
@@ -117,6 +126,8 @@ def backgammon_command(
         fail(say("error.eval", every=eval_every, games=eval_games), lang=language)
     if resume is not None and seed is not None:
         fail(say("error.seed_with_resume"), lang=language)
+    if encoding is not None and encoding not in (1, 2):
+        fail(say("error.encoding", value=encoding), lang=language)
     learning = {"lam": lam, "alpha0": alpha0, "alpha_min": alpha_min, "tau": tau}
     given = {k: v for k, v in learning.items() if v is not None}
     if (
@@ -135,6 +146,18 @@ def backgammon_command(
         game = BackgammonGame(BackgammonRules.resolve(variant=variant, **(rule_options or {})))
     except AceyDeuceyError as exc:
         fail_error(exc, language)
+
+    if resume is not None and encoding is not None:
+        from aceydeucey.backgammon.net import Network
+
+        try:
+            found = Network.load(resume).encoding
+        except AceyDeuceyError as exc:
+            fail_error(exc, language)
+        if found < encoding:
+            console.print(
+                say("widened", path=str(resume), found=found, encoding=encoding), markup=False
+            )
 
     with progress_bar(say("progress")) as bar:
         task = bar.add_task("", total=games)
@@ -184,6 +207,7 @@ def backgammon_command(
                 on_games=lambda n: bar.update(task, completed=n),
                 evaluate=evaluate,
                 options=rule_options,
+                encoding=encoding,
             )
         except AceyDeuceyError as exc:
             fail_error(exc, language)

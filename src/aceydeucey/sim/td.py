@@ -55,11 +55,12 @@ from aceydeucey.backgammon.kernel import (
 )
 from aceydeucey.backgammon.net import (
     MAX_ACTIVE,
-    N_INPUTS,
     Network,
+    encoding_of,
     features,
     forward_sparse,
     output_set_of,
+    widen,
 )
 from aceydeucey.backgammon.rules import BackgammonRules
 from aceydeucey.backgammon.turn import (
@@ -169,7 +170,7 @@ def train_games(
     mparams = move_params_of(rules)
     gparams = game_params_of(rules)
     rows = np.zeros((games, N_STATS), dtype=np.int64)
-    work = _Work(net.hidden, spec.size)
+    work = _Work(net.w1.shape[0], net.hidden, spec.size)
     done = 0
     while done < games:
         n = min(chunk, games - done)
@@ -213,6 +214,7 @@ def train(
     on_games: Callable[[int], None] | None = None,
     evaluate: Evaluate | None = None,
     options: Mapping[str, Any] | None = None,
+    encoding: int | None = None,
 ) -> Network:
     """Train (or go on training) the network of ``variant`` for ``games`` more games.
 
@@ -231,6 +233,11 @@ def train(
     its checkpoint's options unless ``options`` is given; a change is recorded in the
     history, like ``retune`` (a network trained under one reading, then fine-tuned under
     another).
+    ``encoding`` is the input encoding of a fresh network (default 1); given with
+    ``resume`` for a checkpoint of encoding 1, the network is first widened to it
+    (:func:`.net.widen`: it plays exactly as before, and learns the new inputs' weights
+    from here on, the change recorded in its history); a checkpoint is never narrowed
+    (``bg.train.narrow``).
     """
     given = dict(options or {})
     rules = BackgammonRules.resolve(variant=variant, **given)  # refuses a bad option first
@@ -240,6 +247,12 @@ def train(
             raise ArgumentError(
                 "bg.train.resume_variant", path=str(resume), found=net.variant, variant=variant
             )
+        if encoding is not None and encoding != net.encoding:
+            if encoding < net.encoding:
+                raise ArgumentError(
+                    "bg.train.narrow", path=str(resume), found=net.encoding, encoding=encoding
+                )
+            net = widen(net, encoding)
         # a network saved outside a run (no training state) starts its count at zero
         meta = net.meta
         hyper = Hyper(**meta["hyper"]) if "hyper" in meta else Hyper(hidden=net.hidden)
@@ -254,7 +267,10 @@ def train(
         meta["options"] = dict(given)
     else:
         hyper = hyper or Hyper()
-        net = Network.initial(variant, output_set_of(rules.scoring).name, hyper.hidden, seed)
+        net = Network.initial(
+            variant, output_set_of(rules.scoring).name, hyper.hidden, seed,
+            encoding=encoding or 1,
+        )  # fmt: skip
         net.meta = {
             "games": 0, "seed": seed, "hyper": asdict(hyper), "history": [], "options": given,
         }  # fmt: skip
@@ -317,7 +333,7 @@ def play_match(
     perm, comp, coef = spec.arrays()
     mparams = move_params_of(rules)
     gparams = game_params_of(rules)
-    work = _Work(0, spec.size)
+    work = _Work(0, 0, spec.size)
     mine = (net.w1, net.b1, net.w2, net.b2)
     theirs = mine if opponent is None else (opponent.w1, opponent.b1, opponent.w2, opponent.b2)
     kind = 0 if spec.name == "points" else 1
@@ -354,7 +370,7 @@ def trace_game(
     are not counted)."""
     spec = net.spec
     perm, comp, coef = spec.arrays()
-    work = _Work(0, spec.size)
+    work = _Work(0, 0, spec.size)
     weights = (net.w1, net.b1, net.w2, net.b2)
     rows = np.zeros((1, N_STATS), dtype=np.int64)
     trace = np.zeros((max_events, 4 + SLOTS), dtype=np.int64)
@@ -383,7 +399,7 @@ def warm_up() -> None:
 class _Work:
     """The trainer's scratch arrays: the kernel's work space, traces, buffers."""
 
-    def __init__(self, hidden: int, n_out: int) -> None:
+    def __init__(self, n_inputs: int, hidden: int, n_out: int) -> None:
         self.arrays = (
             np.zeros((_CAP, SLOTS), dtype=np.int8),  # pos
             np.zeros((_CAP, _MOVE_COLS), dtype=np.int8),  # moves
@@ -392,7 +408,7 @@ class _Work:
             np.zeros(_CAP, dtype=np.int64),  # keep
             np.zeros((5, WORDS), dtype=np.int64),  # work
             np.zeros(32, dtype=np.int64),  # aux
-            np.zeros((N_INPUTS, hidden, n_out), dtype=np.float64),  # ew1
+            np.zeros((n_inputs, hidden, n_out), dtype=np.float64),  # ew1
             np.zeros((hidden, n_out), dtype=np.float64),  # eb1
             np.zeros((hidden, n_out, n_out), dtype=np.float64),  # ew2
             np.zeros((n_out, n_out), dtype=np.float64),  # eb2
@@ -495,7 +511,7 @@ def _choose(
             _won(row, scoring, kind, tmp, res)
             outcome = 1
         else:
-            nnz = features(row, flip, pend, idx, val)
+            nnz = features(row, flip, pend, idx, val, encoding_of(w1))
             forward_sparse(idx, val, nnz, w1, b1, w2, b2, hid, out)
             _to_frame(out, flip, perm, comp, res)
             outcome = 0
@@ -551,8 +567,9 @@ def _run_chunk(
     t = np.zeros(N_TURN, dtype=np.int64)
     trial = np.zeros(N_TURN, dtype=np.int64)
     after = np.zeros(N_TURN, dtype=np.int64)
-    touched = np.zeros(N_INPUTS, dtype=np.bool_)
-    rows_touched = np.zeros(N_INPUTS, dtype=np.int64)
+    touched = np.zeros(w1.shape[0], dtype=np.bool_)
+    rows_touched = np.zeros(w1.shape[0], dtype=np.int64)
+    encoding = encoding_of(w1)
     scoring = gparams[G_SCORING]
     named_is_decision = gparams[G_NAMED] == 1
     tn = 0
@@ -678,7 +695,7 @@ def _run_chunk(
                 if not learn:
                     continue
                 pending = 1 if t[T_PHASE] == PH_DOUBLE else 0
-                nnz = features(board, False, pending, idx, val)
+                nnz = features(board, False, pending, idx, val, encoding)
                 forward_sparse(idx, val, nnz, w1, b1, w2, b2, hid, out)
                 _to_frame(out, seat == 1, perm, comp, target)
             # TD step (values from seat 0's side): w += alpha sum_k delta_k e_k; e *= lambda
