@@ -107,6 +107,8 @@ class Figures:
     open_most: int = 0
     games: int = 0
     sockets: int = 0
+    #: CPU seconds the client processes used driving the run
+    cpu: float = 0.0
     problems: list[str] = field(default_factory=list)
 
     def error(self, what: str) -> None:
@@ -315,6 +317,7 @@ async def drive(
     figures = Figures()
     start = time.perf_counter()
     stop = start + seconds
+    cpu_start = time.process_time()
     slots = [Slot(i) for i in range(tables) if i % part[1] == part[0]]
     if not slots:
         return figures, 0.0
@@ -338,6 +341,7 @@ async def drive(
         task.cancel()
     for client in http.values():
         await client.aclose()
+    figures.cpu = time.process_time() - cpu_start
     return figures, time.perf_counter() - start
 
 
@@ -376,7 +380,7 @@ def drive_all(
     merged = Figures()
     for figures, _ in parts:
         merged.latencies += figures.latencies
-        for name in ("errors", "stale", "delivered", "missed", "behind", "games", "sockets"):
+        for name in ("errors", "stale", "delivered", "missed", "behind", "games", "sockets", "cpu"):
             setattr(merged, name, getattr(merged, name) + getattr(figures, name))
         merged.open_most += figures.open_most  # the parts' peaks, added: an upper bound
         merged.problems += figures.problems[: 10 - len(merged.problems)]
@@ -410,6 +414,8 @@ def start_server(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
     if profile:
         args[1:1] = ["-m", "cProfile", "-o", f"{profile}.{port}"]
     args += ["--port", str(port), "--no-access-log", "--log-level", "warning"]
+    # as ``aceydeucey serve`` runs it: no per-message deflate unless asked for
+    args += ["--ws-per-message-deflate", os.environ.get("ACEYDEUCEY_WS_DEFLATE", "0")]
     # busy scripted clients from one address exceed the per-socket and creation limits
     quiet = {"ACEYDEUCEY_RATE_LIMITS": "0"}
     proc = subprocess.Popen(args, env={**os.environ, "PYTHONPATH": SRC, **quiet, **env})
@@ -452,7 +458,7 @@ def store_env(store: str) -> Iterator[dict[str, str]]:
     """The environment naming a fresh store (removed afterwards)."""
     if store == "sqlite":
         with tempfile.TemporaryDirectory() as tmp:
-            yield {"DATABASE_URL": f"sqlite+aiosqlite:///{Path(tmp) / 'load.sqlite3'}"}
+            yield {"DATABASE_URL": f"sqlite:///{Path(tmp) / 'load.sqlite3'}"}
         return
     schema = f"load_{secrets.token_hex(4)}"
     asyncio.run(_pg(f'CREATE SCHEMA "{schema}"'))
@@ -514,6 +520,8 @@ def run_server_scenario(
         # that other work on the machine changes far less than it changes the throughput
         "server_cpu_s": round(server_cpu, 2),
         "server_cpu_ms_per_action": _round(1000 * server_cpu / max(1, len(figures.latencies))),
+        # the load's own cost on the same cores: the figures are bounded by both
+        "client_cpu_ms_per_action": _round(1000 * figures.cpu / max(1, len(figures.latencies))),
         "problems": figures.problems,
         "load_average": list(os.getloadavg()),
     }

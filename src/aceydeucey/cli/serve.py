@@ -40,7 +40,7 @@ def serve_command(
     database: Annotated[
         str | None,
         typer.Option(
-            help="Database URL (sqlite+aiosqlite:///FILE or postgresql+asyncpg://...); "
+            help="Database URL (sqlite:///FILE or postgresql+asyncpg://...); "
             "default: $DATABASE_URL, else a SQLite file in your data folder.",
             show_default=False,
         ),
@@ -71,6 +71,15 @@ def serve_command(
             envvar="ACEYDEUCEY_BOT_PROCESSES",
         ),
     ] = 0,
+    ws_deflate: Annotated[
+        bool,
+        typer.Option(
+            "--ws-deflate/--no-ws-deflate",
+            help="Compress WebSocket messages (permessage-deflate): less traffic, more CPU "
+            "(each socket compresses its own copy of a state).",
+            envvar="ACEYDEUCEY_WS_DEFLATE",
+        ),
+    ] = False,
     lang: LangOption = None,
 ) -> None:
     """Serve the online tables: the lobby, the tables, the JSON API and its docs at /docs."""
@@ -144,5 +153,6 @@ def serve_command(
         port=port,
         workers=workers,
         ws_max_size=settings.max_message * 4,
+        ws_per_message_deflate=ws_deflate,
         proxy_headers=False,
     )

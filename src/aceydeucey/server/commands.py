@@ -26,7 +26,7 @@ from aceydeucey.server.live import (
     hash_token,
 )
 from aceydeucey.server.runner import Runner
-from aceydeucey.server.store import SeqTaken, tables
+from aceydeucey.server.store import SeqTaken
 
 log = logging.getLogger("aceydeucey.server")
 
@@ -75,12 +75,7 @@ class Commands(Runner):
         return token
 
     async def _set_cut(self, t: LiveTable, cut: bytes) -> None:
-        async with self.store.write() as conn:
-            await conn.execute(
-                tables.update()
-                .where(tables.c.id == t.id, tables.c.cut.is_(None))
-                .values(cut=cut.hex())
-            )
+        await self.store.set_cut(t.id, cut.hex())
         await self._refresh_row(t)
 
     async def _maybe_start(self, t: LiveTable) -> None:
@@ -123,14 +118,23 @@ class Commands(Runner):
             return t, self.authenticate(t, token)
 
     @owned
-    async def act(self, table_id: str, token: str | None, seq: int, text: str) -> dict[str, Any]:
-        """A person's action at the table's ``seq``; returns the seat's view afterwards.
+    async def act(
+        self, table_id: str, token: str | None, seq: int, text: str, view: bool = True
+    ) -> dict[str, Any]:
+        """A person's action at the table's ``seq``; returns the seat's view afterwards
+        (with ``view`` false only ``you`` and ``seq``: a socket's seat is sent the state
+        by the push).
 
         The action and every automatic step after it (chance's draws, bots' moves) are
         validated in memory under the table's lock and appended in one INSERT.  A retry
         of an action already applied at ``seq + 1`` by the same seat answers the current
         view with ``"duplicate": true`` and applies nothing.
         """
+
+        def answer(duplicate: bool = False) -> dict[str, Any]:
+            shown = self.view(t, seat) if view else {"you": seat, "seq": t.seq}
+            return {**shown, "duplicate": True} if duplicate else shown
+
         t, seat = await self.seat_of(table_id, token)
         if seat is None:
             raise ServerError(403, "server.token_missing")
@@ -139,7 +143,7 @@ class Commands(Runner):
                 await self._catch_up(t)
             if seq != t.seq:
                 if self._is_retry(t, seat, seq, text):
-                    return {**self.view(t, seat), "duplicate": True}
+                    return answer(duplicate=True)
                 raise ServerError(409, "server.seq_stale", seq=seq, current=t.seq)
             self._check_open(t)
             state = t.state
@@ -160,10 +164,10 @@ class Commands(Runner):
             except SeqTaken:
                 await self._catch_up(t)
                 if self._is_retry(t, seat, seq, text):
-                    return {**self.view(t, seat), "duplicate": True}
+                    return answer(duplicate=True)
                 raise ServerError(409, "server.seq_stale", seq=seq, current=t.seq) from None
             self._after_change(t)
-            return self.view(t, seat)
+            return answer()
 
     def _check_open(self, t: LiveTable) -> None:
         if t.over:

@@ -97,6 +97,8 @@ class LiveTable:
     timer_seq: int = -1
     runner: asyncio.Task[None] | None = None
     chat_times: dict[int, collections.deque[float]] = field(default_factory=dict)
+    #: the seat that cuts (``Views.cutter``), worked out once
+    cutter: int | None = None
     #: when a request or a step last touched the table (``time.monotonic``)
     touched: float = field(default_factory=time.monotonic)
 

@@ -18,18 +18,20 @@ __all__ = ["Settings", "default_database_url", "normalize_database_url"]
 
 
 def normalize_database_url(url: str) -> str:
-    """The async driver's URL for a plain one: ``postgresql://`` (or ``postgres://``) uses
-    asyncpg, ``sqlite:///`` aiosqlite; URLs that name a driver are kept.
+    """The driver's URL for a plain one: ``postgresql://`` (or ``postgres://``) uses
+    asyncpg; SQLite uses the standard library's driver in the store's own thread
+    (``sqlite+aiosqlite://``, the form of earlier releases, means the same file); other
+    URLs that name a driver are kept.
 
     >>> normalize_database_url("postgres://u@db/x")
     'postgresql+asyncpg://u@db/x'
-    >>> normalize_database_url("sqlite:///tables.db")
-    'sqlite+aiosqlite:///tables.db'
+    >>> normalize_database_url("sqlite+aiosqlite:///tables.db")
+    'sqlite:///tables.db'
     """
     for plain, driver in (
         ("postgresql://", "postgresql+asyncpg://"),
         ("postgres://", "postgresql+asyncpg://"),
-        ("sqlite://", "sqlite+aiosqlite://"),
+        ("sqlite+aiosqlite://", "sqlite://"),
     ):
         if url.startswith(plain):
             return driver + url[len(plain) :]
@@ -42,7 +44,7 @@ def default_database_url() -> str:
 
     folder = Path(platformdirs.user_data_dir("aceydeucey"))
     folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite+aiosqlite:///{folder / 'tables.sqlite3'}"
+    return f"sqlite:///{folder / 'tables.sqlite3'}"
 
 
 #: The shortest ``claim_after`` a table may set: an opponent's page reconnects within a

@@ -189,7 +189,7 @@ async def _handle(
                 raise ServerError(400, "server.bad_message")
             await limits.check("act", key)
             try:
-                view = await service.act(t.id, token, seq, action)
+                view = await service.act(t.id, token, seq, action, view=False)
             except AceyDeuceyError as exc:
                 log_action(t.id, start, exc.code, None)
                 await limits.hit("act", key)

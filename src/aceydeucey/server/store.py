@@ -1,24 +1,33 @@
-"""Storage: every table's settings, seats and ordered log of actions (SQLAlchemy 2, async).
+"""Storage: every table's settings, seats and ordered log of actions (SQLAlchemy 2).
 
 The schema is :mod:`.schema`'s (created by the Alembic migrations in ``migrations/``, the
 same on SQLite and PostgreSQL): ``game_tables``, ``table_seats``, ``table_log`` (the truth
 of a table, primary key ``(table_id, seq)``), ``table_chat`` and ``table_leases``.  A log
 entry is :class:`.entry.Entry`.
+
+Every operation is one function of a SQLAlchemy ``Connection`` (a read in autocommit, or
+a write in one transaction), run where the database is cheapest to reach: PostgreSQL's
+through the async engine (``asyncpg``, no thread), SQLite's with the standard library's
+driver in one thread of the store's own.  One thread hop an operation, where an async
+SQLite driver hops to its thread for every cursor call (a read cost about 0.9 ms of CPU
+that way, against about 0.1 ms now; docs/scaling.md).  SQLite allows one writer at a time:
+the one thread also orders this process's writes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from aceydeucey.server.entry import Entry, SeqTaken
 from aceydeucey.server.jsontext import dumps, loads
@@ -35,6 +44,10 @@ __all__ = [
     "seats",
     "tables",
 ]
+
+T = TypeVar("T")
+#: One operation of the store: what it does with a connection, and its answer.
+Work = Callable[[sa.Connection], T]
 
 
 @dataclass
@@ -56,8 +69,19 @@ def _settle(step: _Step, exc: BaseException | None) -> None:
         step.done.set_exception(exc)
 
 
+def _read_with(engine: sa.Engine, work: Work[T]) -> T:
+    with engine.connect() as conn:
+        return work(conn)
+
+
+def _write_with(engine: sa.Engine, work: Work[T]) -> T:
+    with engine.begin() as conn:
+        return work(conn)
+
+
 class Store:
-    """The database: one async engine; every write is one short transaction."""
+    """The database: every read one autocommit query or a few, every write one short
+    transaction."""
 
     def __init__(
         self,
@@ -78,82 +102,119 @@ class Store:
         self.batches = 0
         self.steps = 0
         self.schema = schema
-        self.is_sqlite = url.startswith("sqlite")
-        kwargs: dict[str, Any] = {}
+        parsed = make_url(url)
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        #: SQLite's engine (the standard library's driver) and the one thread it runs in
+        self._sqlite: sa.Engine | None = None
+        self._thread: ThreadPoolExecutor | None = None
+        #: PostgreSQL's engine, and the same pool for reads in autocommit: one round trip
+        #: per query (no BEGIN before it and no ROLLBACK when it goes back to the pool)
+        self._engine: AsyncEngine | None = None
+        self._reader: AsyncEngine | None = None
         if self.is_sqlite:
-            kwargs["connect_args"] = {"timeout": 30}
+            self._sqlite = sa.create_engine(
+                parsed.set(drivername="sqlite"),
+                connect_args={"timeout": 30, "check_same_thread": False},
+                json_serializer=dumps,
+                json_deserializer=loads,
+            )
+            sa.event.listen(self._sqlite, "connect", _sqlite_pragmas)
         else:
+            kwargs: dict[str, Any] = {}
             # a crowd's sockets load tables and seats at once: the default pool (5 + 10)
             # queued them behind each other and the writer, up to its 30 s timeout
             kwargs.update(pool_size=15, max_overflow=10, pool_timeout=10)
             if schema:
                 kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
-        self.engine: AsyncEngine = create_async_engine(
-            url, json_serializer=dumps, json_deserializer=loads, **kwargs
-        )
-        #: the same pool for reads, in autocommit: one round trip per query (no BEGIN
-        #: before it and no ROLLBACK when the connection goes back to the pool)
-        self.reader: AsyncEngine = self.engine.execution_options(isolation_level="AUTOCOMMIT")
-        # SQLite has one writer at a time: this process's writers queue here rather than
-        # in SQLite's busy handler (which sleeps); other processes still meet busy_timeout.
-        self._write_lock: asyncio.Lock | None = None
-        if self.is_sqlite:
-            sa.event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-            self._write_lock = asyncio.Lock()
+            self._engine = create_async_engine(
+                url, json_serializer=dumps, json_deserializer=loads, **kwargs
+            )
+            self._reader = self._engine.execution_options(isolation_level="AUTOCOMMIT")
 
-    @asynccontextmanager
-    async def write(self) -> AsyncIterator[AsyncConnection]:
-        """A write transaction (committed on success, rolled back on any error)."""
-        if self._write_lock is None:
-            async with self.engine.begin() as conn:
-                yield conn
-            return
-        async with self._write_lock, self.engine.begin() as conn:
-            yield conn
+    async def read(self, work: Work[T]) -> T:
+        """``work``'s answer, run on a connection in autocommit."""
+        if self._sqlite is not None:
+            return await self._in_thread(_read_with, work)
+        assert self._reader is not None
+        async with self._reader.connect() as conn:
+            return await conn.run_sync(work)
+
+    async def write(self, work: Work[T]) -> T:
+        """``work``'s answer, run in one transaction (committed on success, rolled back
+        on any error)."""
+        if self._sqlite is not None:
+            return await self._in_thread(_write_with, work)
+        assert self._engine is not None
+        async with self._engine.begin() as conn:
+            return await conn.run_sync(work)
+
+    async def _in_thread(self, run: Callable[[sa.Engine, Work[T]], T], work: Work[T]) -> T:
+        assert self._sqlite is not None
+        if self._thread is None:  # started on first use, again after ``close``
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="aceydeucey-sqlite")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, run, self._sqlite, work)
+
+    async def ping(self) -> None:
+        """A query that needs the database to answer (``/health``)."""
+        await self.read(lambda conn: conn.execute(sa.text("SELECT 1")).all())
 
     async def close(self) -> None:
-        await self.engine.dispose()
+        if self._engine is not None:
+            await self._engine.dispose()
+        if self._thread is not None:
+            thread, self._thread = self._thread, None
+            assert self._sqlite is not None
+            await asyncio.get_running_loop().run_in_executor(thread, self._sqlite.dispose)
+            thread.shutdown(wait=True)
 
     # -- migrations -----------------------------------------------------------------------
     async def migrate(self) -> None:
         """Bring the schema to the newest revision (Alembic, run in-process)."""
         if self.is_sqlite:
-            path = self.url.split(":///", 1)[-1]
+            path = make_url(self.url).database
             if path and path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-        async with self.engine.begin() as conn:
-            await conn.run_sync(_upgrade)
+        await self.write(_upgrade)
 
     # -- tables ---------------------------------------------------------------------------
     async def create_table(self, row: dict[str, Any]) -> None:
-        async with self.write() as conn:
-            await conn.execute(tables.insert().values(**row))
+        await self.write(lambda conn: conn.execute(tables.insert().values(**row)))
 
     async def load_table(self, table_id: str) -> dict[str, Any] | None:
-        async with self.reader.connect() as conn:
-            found = (await conn.execute(tables.select().where(tables.c.id == table_id))).first()
-        return dict(found._mapping) if found is not None else None
+        def work(conn: sa.Connection) -> dict[str, Any] | None:
+            found = conn.execute(tables.select().where(tables.c.id == table_id)).first()
+            return dict(found._mapping) if found is not None else None
+
+        return await self.read(work)
 
     async def update_table(self, table_id: str, **values: Any) -> None:
-        async with self.write() as conn:
-            await conn.execute(tables.update().where(tables.c.id == table_id).values(**values))
+        query = tables.update().where(tables.c.id == table_id).values(**values)
+        await self.write(lambda conn: conn.execute(query))
+
+    async def set_cut(self, table_id: str, cut_hex: str) -> bool:
+        """Fix the table's cut, unless one was fixed first (then False)."""
+        query = (
+            tables.update()
+            .where(tables.c.id == table_id, tables.c.cut.is_(None))
+            .values(cut=cut_hex)
+        )
+        return bool(await self.write(lambda conn: conn.execute(query).rowcount))
 
     async def set_rematch(self, table_id: str, rematch_id: str) -> bool:
         """Link a rematch, unless another request linked one first (then False)."""
-        async with self.write() as conn:
-            done = await conn.execute(
-                tables.update()
-                .where(tables.c.id == table_id, tables.c.rematch.is_(None))
-                .values(rematch=rematch_id)
-            )
-        return bool(done.rowcount)
+        query = (
+            tables.update()
+            .where(tables.c.id == table_id, tables.c.rematch.is_(None))
+            .values(rematch=rematch_id)
+        )
+        return bool(await self.write(lambda conn: conn.execute(query).rowcount))
 
     async def table_ids(self, *, status: Sequence[str] | None = None) -> list[str]:
         query = sa.select(tables.c.id).order_by(tables.c.created_at)
         if status is not None:
             query = query.where(tables.c.status.in_(list(status)))
-        async with self.reader.connect() as conn:
-            return [r[0] for r in await conn.execute(query)]
+        return await self.read(lambda conn: [r[0] for r in conn.execute(query)])
 
     async def lobby(self, limit: int = 200) -> list[dict[str, Any]]:
         """Public tables waiting or playing, newest first, each with its taken seats and
@@ -172,13 +233,14 @@ class Store:
             .order_by(tables.c.created_at.desc())
             .limit(limit)
         )
-        async with self.reader.connect() as conn:
-            rows = [dict(r._mapping) for r in await conn.execute(query)]
+
+        def work(conn: sa.Connection) -> list[dict[str, Any]]:
+            rows = [dict(r._mapping) for r in conn.execute(query)]
             ids = [r["id"] for r in rows]
             taken: dict[str, dict[int, str]] = {}
             last: dict[str, float] = {r["id"]: float(r["created_at"]) for r in rows}
             if ids:
-                found = await conn.execute(
+                found = conn.execute(
                     sa.select(
                         seats.c.table_id, seats.c.seat, seats.c.name, seats.c.joined_at
                     ).where(seats.c.table_id.in_(ids))
@@ -186,7 +248,7 @@ class Store:
                 for table_id, seat, name, joined_at in found:
                     taken.setdefault(table_id, {})[seat] = name
                     last[table_id] = max(last[table_id], float(joined_at))
-                acted = await conn.execute(
+                acted = conn.execute(
                     sa.select(log.c.table_id, sa.func.max(log.c.at))
                     .where(log.c.table_id.in_(ids))
                     .group_by(log.c.table_id)
@@ -194,53 +256,30 @@ class Store:
                 for table_id, at in acted:
                     if at is not None:
                         last[table_id] = max(last[table_id], float(at))
-        for r in rows:
-            r["taken"] = taken.get(r["id"], {})
-            r["last_at"] = last[r["id"]]
-        return rows
+            for r in rows:
+                r["taken"] = taken.get(r["id"], {})
+                r["last_at"] = last[r["id"]]
+            return rows
+
+        return await self.read(work)
 
     # -- seats ----------------------------------------------------------------------------
     async def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> bool:
         """Seat a person; False when the seat is taken (the primary key decides)."""
+        query = seats.insert().values(
+            table_id=table_id, seat=seat, name=name, token_hash=token_hash, joined_at=time.time()
+        )
         try:
-            async with self.write() as conn:
-                await conn.execute(
-                    seats.insert().values(
-                        table_id=table_id,
-                        seat=seat,
-                        name=name,
-                        token_hash=token_hash,
-                        joined_at=time.time(),
-                    )
-                )
+            await self.write(lambda conn: conn.execute(query))
         except IntegrityError:
             return False
         return True
 
     async def load_seats(self, table_id: str) -> list[dict[str, Any]]:
-        async with self.reader.connect() as conn:
-            rows = await conn.execute(seats.select().where(seats.c.table_id == table_id))
-            return [dict(r._mapping) for r in rows]
+        query = seats.select().where(seats.c.table_id == table_id)
+        return await self.read(lambda conn: [dict(r._mapping) for r in conn.execute(query)])
 
     # -- the log --------------------------------------------------------------------------
-    async def append(self, table_id: str, entry: Entry, conn: AsyncConnection) -> None:
-        """Append ``entry`` inside the caller's transaction.
-
-        A sequence number already used raises ``IntegrityError`` (the primary key): the
-        caller's transaction rolls back and ``TableService`` reports ``SeqTaken``.
-        """
-        await conn.execute(
-            log.insert().values(
-                table_id=table_id,
-                seq=entry.seq,
-                kind=entry.kind,
-                seat=entry.seat,
-                text=entry.text,
-                data=entry.data,
-                at=entry.at,
-            )
-        )
-
     async def append_step(self, table_id: str, entries: Sequence[Entry], *, over: bool) -> None:
         """Append a step's entries, marking the table over when the step ends its game;
         ``SeqTaken`` when another writer appended at one of these sequence numbers first
@@ -300,15 +339,16 @@ class Store:
             for e in step.entries
         ]
         ended = [step.table_id for step in steps if step.over]
+
+        def work(conn: sa.Connection) -> None:
+            # one statement for every row (executemany): compiled once and cached,
+            # where a multi-row ``values(rows)`` is compiled again for every batch
+            conn.execute(log.insert(), rows)
+            if ended:
+                conn.execute(tables.update().where(tables.c.id.in_(ended)).values(status="over"))
+
         try:
-            async with self.write() as conn:
-                # one statement for every row (executemany): compiled once and cached,
-                # where a multi-row ``values(rows)`` is compiled again for every batch
-                await conn.execute(log.insert(), rows)
-                if ended:
-                    await conn.execute(
-                        tables.update().where(tables.c.id.in_(ended)).values(status="over")
-                    )
+            await self.write(work)
         except IntegrityError:
             raise SeqTaken(steps[0].entries[0].seq) from None
         if len(steps) == 1:
@@ -318,9 +358,11 @@ class Store:
         query = (
             log.select().where(log.c.table_id == table_id, log.c.seq > since).order_by(log.c.seq)
         )
-        async with self.reader.connect() as conn:
-            rows = await conn.execute(query)
-            return [Entry(r.seq, r.kind, r.seat, r.text, r.data, r.at) for r in rows]
+        return await self.read(
+            lambda conn: [
+                Entry(r.seq, r.kind, r.seat, r.text, r.data, r.at) for r in conn.execute(query)
+            ]
+        )
 
     # -- leases -------------------------------------------------------------------------
     async def take_lease(
@@ -329,52 +371,42 @@ class Store:
         """Take the table's lease for ``owner`` when it is free, expired or already
         ``owner``'s (then renewed); the lease's holder and expiry either way."""
         until = now + ttl
-        try:
-            async with self.write() as conn:
-                done = await conn.execute(
-                    leases.update()
-                    .where(
-                        leases.c.table_id == table_id,
-                        sa.or_(leases.c.owner == owner, leases.c.expires_at < now),
-                    )
-                    .values(owner=owner, expires_at=until)
+        holder = sa.select(leases.c.owner, leases.c.expires_at).where(leases.c.table_id == table_id)
+
+        def work(conn: sa.Connection) -> tuple[str, float]:
+            done = conn.execute(
+                leases.update()
+                .where(
+                    leases.c.table_id == table_id,
+                    sa.or_(leases.c.owner == owner, leases.c.expires_at < now),
                 )
-                if done.rowcount:
-                    return owner, until
-                found = (
-                    await conn.execute(
-                        sa.select(leases.c.owner, leases.c.expires_at).where(
-                            leases.c.table_id == table_id
-                        )
-                    )
-                ).first()
-                if found is not None:
-                    return str(found[0]), float(found[1])
-                await conn.execute(
-                    leases.insert().values(table_id=table_id, owner=owner, expires_at=until)
-                )
+                .values(owner=owner, expires_at=until)
+            )
+            if done.rowcount:
                 return owner, until
+            found = conn.execute(holder).first()
+            if found is not None:
+                return str(found[0]), float(found[1])
+            conn.execute(leases.insert().values(table_id=table_id, owner=owner, expires_at=until))
+            return owner, until
+
+        try:
+            return await self.write(work)
         except IntegrityError:  # another process inserted it first: it holds the lease
-            async with self.reader.connect() as conn:
-                found = (
-                    await conn.execute(
-                        sa.select(leases.c.owner, leases.c.expires_at).where(
-                            leases.c.table_id == table_id
-                        )
-                    )
-                ).first()
+            found = await self.read(lambda conn: conn.execute(holder).first())
             if found is None:
                 raise
             return str(found[0]), float(found[1])
 
     async def renew_leases(self, owner: str, until: float) -> set[str]:
         """Extend every lease ``owner`` holds to ``until``; the tables it still holds."""
-        async with self.write() as conn:
-            await conn.execute(
-                leases.update().where(leases.c.owner == owner).values(expires_at=until)
-            )
-            rows = await conn.execute(sa.select(leases.c.table_id).where(leases.c.owner == owner))
+
+        def work(conn: sa.Connection) -> set[str]:
+            conn.execute(leases.update().where(leases.c.owner == owner).values(expires_at=until))
+            rows = conn.execute(sa.select(leases.c.table_id).where(leases.c.owner == owner))
             return {r[0] for r in rows}
+
+        return await self.write(work)
 
     async def release_leases(self, owner: str, table_ids: Sequence[str] | None = None) -> None:
         """Give up ``owner``'s leases (those of ``table_ids``, or all of them)."""
@@ -383,8 +415,7 @@ class Store:
             if not table_ids:
                 return
             query = query.where(leases.c.table_id.in_(list(table_ids)))
-        async with self.write() as conn:
-            await conn.execute(query)
+        await self.write(lambda conn: conn.execute(query))
 
     async def orphans(self, now: float, *, unleased: bool = False, limit: int = 100) -> list[str]:
         """Playing tables whose owner let its lease expire (it died), and with
@@ -401,18 +432,19 @@ class Store:
             .order_by(tables.c.created_at)
             .limit(limit)
         )
-        async with self.reader.connect() as conn:
-            return [r[0] for r in await conn.execute(query)]
+        return await self.read(lambda conn: [r[0] for r in conn.execute(query)])
 
     # -- chat -----------------------------------------------------------------------------
     async def add_chat(self, table_id: str, seat: int, name: str, text: str) -> dict[str, Any]:
         at = time.time()
-        async with self.write() as conn:
-            done = await conn.execute(
-                chat.insert().values(table_id=table_id, seat=seat, name=name, text=text, at=at)
-            )
-            key = done.inserted_primary_key
-        return {"id": int(key[0]) if key else 0, "seat": seat, "name": name, "text": text, "at": at}
+        query = chat.insert().values(table_id=table_id, seat=seat, name=name, text=text, at=at)
+
+        def work(conn: sa.Connection) -> int:
+            key = conn.execute(query).inserted_primary_key
+            return int(key[0]) if key else 0
+
+        line_id = await self.write(work)
+        return {"id": line_id, "seat": seat, "name": name, "text": text, "at": at}
 
     async def chat_since(self, table_id: str, since: int = 0, limit: int = 100) -> list[Any]:
         query = (
@@ -421,8 +453,7 @@ class Store:
             .order_by(chat.c.id.desc())
             .limit(limit)
         )
-        async with self.reader.connect() as conn:
-            rows = [dict(r._mapping) for r in await conn.execute(query)]
+        rows = await self.read(lambda conn: [dict(r._mapping) for r in conn.execute(query)])
         rows.reverse()
         return [{k: r[k] for k in ("id", "seat", "name", "text", "at")} for r in rows]
 

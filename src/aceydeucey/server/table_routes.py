@@ -91,10 +91,7 @@ async def health(
 
 
 async def _ping_store(service: TableService) -> None:
-    import sqlalchemy as sa
-
-    async with service.store.engine.connect() as conn:
-        await conn.execute(sa.text("SELECT 1"))
+    await service.store.ping()
 
 
 @router.get("/api/games", tags=["games"])

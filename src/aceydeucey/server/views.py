@@ -80,12 +80,19 @@ class Views(ServiceBase):
     def table_view(self, t: LiveTable) -> dict[str, Any]:
         """What every viewer may know of the table besides the observation."""
         return {
+            "rules": t.game.rules.to_dict(),
+            "seq": t.seq,
+            **self._table_now(t),
+        }
+
+    def _table_now(self, t: LiveTable) -> dict[str, Any]:
+        """The part of the table's view a state message carries (not the rules, which
+        never change, nor ``seq``, which the message has already)."""
+        return {
             "id": t.id,
             "game": t.game.game_id,
-            "rules": t.game.rules.to_dict(),
             "public": bool(t.row["public"]),
             "status": t.status,
-            "seq": t.seq,
             "seats": self.seats_view(t),
             "to_act": t.person_to_act(),
             "to_roll": t.to_roll(),
@@ -131,10 +138,12 @@ class Views(ServiceBase):
         t: LiveTable,
         seat: int | None,
         step: list[Entry] | None = None,
+        table: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """The ``state`` message for one audience (a seat, or ``None``: the spectators):
         the observation after the step, ``events`` (each entry of the step as that
-        audience may see it) and ``event`` (the last of them)."""
+        audience may see it) and ``event`` (the last of them); ``table`` is the table's
+        part (``_table_now``) when the caller made it once for every audience."""
         obs = self.observation(t, seat)
         if step is None:
             step = t.entries[-1:]
@@ -146,7 +155,7 @@ class Views(ServiceBase):
             "event": events[-1] if events else None,
             "events": events,
             "you": seat,
-            **{k: v for k, v in self.table_view(t).items() if k not in ("rules", "seq")},
+            **(self._table_now(t) if table is None else table),
         }
 
     def _push_step(self, t: LiveTable, step: list[Entry]) -> None:
@@ -156,10 +165,11 @@ class Views(ServiceBase):
         if not subs or not step:
             return
         texts: dict[int | None, str] = {}
+        table = self._table_now(t)
         for sub in subs:
             text = texts.get(sub.seat)
             if text is None:
-                text = texts[sub.seat] = dumps(self.state_message(t, sub.seat, step))
+                text = texts[sub.seat] = dumps(self.state_message(t, sub.seat, step, table))
             sub.send(text)
 
     def _push_seats(self, t: LiveTable) -> None:
@@ -178,8 +188,11 @@ class Views(ServiceBase):
             sub.send({"type": "chat", **line})
 
     def cutter(self, t: LiveTable) -> int:
-        """The seat that cuts (the dealer's right), read from the table's first state."""
-        try:
-            return cutting_seat(t.game, t.game.new_initial_state())
-        except Exception:  # a game whose public view is not there yet: from the options
-            return cutting_seat(t.game, None)
+        """The seat that cuts (the dealer's right), read from the table's first state
+        (once a table: it depends on the rules alone)."""
+        if t.cutter is None:
+            try:
+                t.cutter = cutting_seat(t.game, t.game.new_initial_state())
+            except Exception:  # a game whose public view is not there yet: from the options
+                t.cutter = cutting_seat(t.game, None)
+        return t.cutter
