@@ -75,8 +75,10 @@ class Commands(Runner):
         return token
 
     async def _set_cut(self, t: LiveTable, cut: bytes) -> None:
-        await self.store.set_cut(t.id, cut.hex())
-        await self._refresh_row(t)
+        if await self.store.set_cut(t.id, cut.hex()):
+            t.row["cut"] = cut.hex()
+        else:  # another process fixed it first: its cut stands
+            await self._refresh_row(t)
 
     async def _maybe_start(self, t: LiveTable) -> None:
         """When every seat is taken: fix the cut (a bot's or the server's where no person

@@ -126,7 +126,7 @@ class Lobby(Commands):
         }
         await self.store.create_table(row)
         await self.owners.owner(table_id)  # the creating process owns the new table
-        t = await self.table(table_id)
+        t = self._hold(self._fresh(row, game))  # as a rebuild from the store would make it
         async with t.lock:
             await self._maybe_start(t)
         return t

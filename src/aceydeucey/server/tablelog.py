@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from aceydeucey.core.endings import Ending, end
-from aceydeucey.core.game import State
+from aceydeucey.core.game import Game, State
 from aceydeucey.core.registry import load_game
 from aceydeucey.server.errors import ServerError
 from aceydeucey.server.live import (
@@ -58,13 +58,24 @@ class TableLog(Views):
         row = await self.store.load_table(table_id)
         if row is None:
             raise ServerError(404, "server.table_unknown", table=table_id[:48])
-        game = load_game(row["game"], **row["rules"])
-        seats = [SeatInfo(kind=k["kind"], bot=k.get("bot")) for k in row["seat_kinds"]]
-        t = LiveTable(id=table_id, row=row, game=game, state=game.new_initial_state(), seats=seats)
-        t.last_seen = [self.clock()] * game.num_players
+        t = self._fresh(row, load_game(row["game"], **row["rules"]))
         self._load_seats(t, await self.store.load_seats(table_id))
         for entry in await self.store.entries(table_id):
             self._apply(t, entry)
+        return t
+
+    def _fresh(self, row: dict[str, Any], game: Game) -> LiveTable:
+        """The table of a stored row before its seats and log are read: no one seated,
+        the game's first state."""
+        seats = [SeatInfo(kind=k["kind"], bot=k.get("bot")) for k in row["seat_kinds"]]
+        t = LiveTable(id=row["id"], row=row, game=game, state=game.new_initial_state(), seats=seats)
+        t.last_seen = [self.clock()] * game.num_players
+        return t
+
+    def _hold(self, t: LiveTable) -> LiveTable:
+        """Hold a table just created here (its row just stored, no seat or entry yet)."""
+        self._tables[t.id] = t
+        self.broadcaster.follow(t.id)
         return t
 
     def _load_seats(self, t: LiveTable, rows: list[dict[str, Any]]) -> None:
