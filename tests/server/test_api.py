@@ -743,3 +743,30 @@ def test_games_describe_every_option_in_the_readers_language(client: TestClient)
     pt = client.get("/api/games", headers={"Accept-Language": "pt-PT"}).json()["games"]
     chips = next(o for o in pt[0]["options"] if o["name"] == "starting_chips")
     assert chips["help"] == "fichas com que cada lugar começa"
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "options"),
+    [
+        ("inbetween", ["bot:ev", "bot:ev", "bot:ev"], {"players": 3}),
+        ("backgammon", ["human", "bot:greedy"], {"variant": "classic"}),
+        ("aces-in-the-pot", ["human", "bot", "bot"], {"players": 3}),
+    ],
+)
+def test_a_table_held_from_its_new_row_is_the_table_the_store_rebuilds(
+    client: TestClient, game: str, seats: list[str], options: dict[str, Any]
+) -> None:
+    """A new table is held from the row just stored, not read back: the same table, the
+    same views and log, as the store would rebuild (the bots' first steps included)."""
+    table_id = new_table(client, game, seats, options=options)
+    tokens = {i: seat(client, table_id, i) for i, kind in enumerate(seats) if kind == "human"}
+    settle(client, table_id)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    held = client.portal.call(service.table, table_id)  # type: ignore[union-attr]
+    before = snapshot(client, table_id, tokens)
+    service._tables.clear()
+    rebuilt = client.portal.call(service.table, table_id)  # type: ignore[union-attr]
+    assert rebuilt is not held
+    assert rebuilt.state == held.state and rebuilt.seq == held.seq and rebuilt.draws == held.draws
+    assert rebuilt.row == held.row
+    assert snapshot(client, table_id, tokens) == before

@@ -14,23 +14,14 @@ from typer.testing import CliRunner
 
 from aceydeucey.cli.app import app
 from aceydeucey.server.settings import normalize_database_url
-from aceydeucey.server.store import Entry, SeqTaken, Store
+from aceydeucey.server.store import Entry, SeqTaken, Store, tables
+from tests.server.test_group_commits import row
 
-ROW: dict[str, Any] = {
-    "game": "inbetween",
-    "options": {},
-    "rules": {},
-    "seat_kinds": [],
-    "public": False,
-    "config": {},
-    "server_seed": "00",
-    "commitment": "00",
-    "cut": None,
-    "status": "playing",
-    "rematch_of": None,
-    "rematch": None,
-    "created_at": 0.0,
-}
+
+async def fresh(path: Path) -> Store:
+    store = Store(f"sqlite:///{path}")
+    await store.migrate()
+    return store
 
 
 def test_both_spellings_of_a_sqlite_url_are_the_same_file(tmp_path: Path) -> None:
@@ -39,7 +30,7 @@ def test_both_spellings_of_a_sqlite_url_are_the_same_file(tmp_path: Path) -> Non
     async def scenario() -> None:
         old = Store(f"sqlite+aiosqlite:///{path}")
         await old.migrate()
-        await old.create_table({**ROW, "id": "t1"})
+        await old.create_table(row("t1"))
         await old.append_step("t1", [Entry(1, "move", 0, "pass", None, 1.0)], over=False)
         await old.close()
         new = Store(normalize_database_url(f"sqlite+aiosqlite:///{path}"))
@@ -54,8 +45,7 @@ def test_both_spellings_of_a_sqlite_url_are_the_same_file(tmp_path: Path) -> Non
 
 def test_every_operation_runs_in_the_stores_own_thread(tmp_path: Path) -> None:
     async def scenario() -> None:
-        store = Store(f"sqlite:///{tmp_path / 'tables.sqlite3'}")
-        await store.migrate()
+        store = await fresh(tmp_path / "tables.sqlite3")
         names = await asyncio.gather(
             *(store.read(lambda _conn: threading.current_thread().name) for _ in range(5)),
             store.write(lambda _conn: threading.current_thread().name),
@@ -70,15 +60,11 @@ def test_every_operation_runs_in_the_stores_own_thread(tmp_path: Path) -> None:
 
 def test_a_write_that_fails_commits_nothing_and_the_key_still_refuses(tmp_path: Path) -> None:
     async def scenario() -> None:
-        store = Store(f"sqlite:///{tmp_path / 'tables.sqlite3'}")
-        await store.migrate()
-        await store.create_table({**ROW, "id": "t1"})
+        store = await fresh(tmp_path / "tables.sqlite3")
+        await store.create_table(row("t1"))
 
         def half_then_fail(conn: sa.Connection) -> None:
-            store_row = {**ROW, "id": "t2"}
-            from aceydeucey.server.store import tables
-
-            conn.execute(tables.insert().values(**store_row))
+            conn.execute(tables.insert().values(**row("t2")))
             raise RuntimeError("stop")
 
         with pytest.raises(RuntimeError):
@@ -96,11 +82,10 @@ def test_a_write_that_fails_commits_nothing_and_the_key_still_refuses(tmp_path: 
 
 def test_a_closed_store_opens_again_on_its_next_operation(tmp_path: Path) -> None:
     async def scenario() -> None:
-        store = Store(f"sqlite:///{tmp_path / 'tables.sqlite3'}")
-        await store.migrate()
+        store = await fresh(tmp_path / "tables.sqlite3")
         await store.close()
         await store.close()  # twice is harmless (an app's lifespan may end twice)
-        await store.create_table({**ROW, "id": "t1"})
+        await store.create_table(row("t1"))
         assert (await store.load_table("t1")) is not None
         await store.ping()
         await store.close()
