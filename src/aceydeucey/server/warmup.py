@@ -12,11 +12,14 @@ log = logging.getLogger("aceydeucey.server")
 
 __all__ = ["GC_THRESHOLDS", "warm_engines"]
 
-#: the collector's thresholds in a server process: collections ten times rarer than with
-#: Python's default (700, 10, 10), the full ones included (a crowd's p99 reply 309 -> 109 ms;
-#: rarer full collections, (7000, 10, 100), gave no better p99 and a heap still growing
-#: after two minutes, where this one levels off near 600 MB: docs/scaling.md)
-GC_THRESHOLDS = (7_000, 10, 10)
+#: the collector's thresholds in a server process: young collections ten times rarer than
+#: with Python's default (700, 10, 10) (a crowd's p99 reply 309 -> 109 ms); the middle
+#: generation every 2 young ones, so each of its passes (which stop every table at once)
+#: is short, and the full ones as often as with (7000, 10, 10): every 100 young ones
+#: (rarer full collections, (7000, 10, 100), gave no better p99 and a heap still growing
+#: after two minutes; crowd p99 with (7000, 2, 50) 105 to 138 ms in four runs against
+#: 141 to 182 for (7000, 10, 10) alternated with them: docs/scaling.md)
+GC_THRESHOLDS = (7_000, 2, 50)
 
 
 def warm_engines() -> None:
