@@ -95,19 +95,18 @@ class Store(Database):
 
     async def set_cut(self, table_id: str, cut_hex: str) -> bool:
         """Fix the table's cut, unless one was fixed first (then False)."""
-        query = (
-            tables.update()
-            .where(tables.c.id == table_id, tables.c.cut.is_(None))
-            .values(cut=cut_hex)
-        )
-        return bool(await self.write(lambda conn: conn.execute(query).rowcount))
+        return await self._set_once(table_id, "cut", cut_hex)
 
     async def set_rematch(self, table_id: str, rematch_id: str) -> bool:
         """Link a rematch, unless another request linked one first (then False)."""
+        return await self._set_once(table_id, "rematch", rematch_id)
+
+    async def _set_once(self, table_id: str, column: str, value: str) -> bool:
+        """Set a column of the table's row that is still empty; False when it was not."""
         query = (
             tables.update()
-            .where(tables.c.id == table_id, tables.c.rematch.is_(None))
-            .values(rematch=rematch_id)
+            .where(tables.c.id == table_id, tables.c[column].is_(None))
+            .values({column: value})
         )
         return bool(await self.write(lambda conn: conn.execute(query).rowcount))
 
