@@ -145,7 +145,7 @@ async def person(
 ) -> None:
     """One scripted seat: acts on every turn after a pause drawn from ``pace``."""
     try:
-        async with connect(url, max_size=2**22, open_timeout=30) as ws:
+        async with connect(url, max_size=2**22, open_timeout=30, proxy=None) as ws:
             figures.sockets += 1
             figures.open_now += 1
             figures.open_most = max(figures.open_most, figures.open_now)
@@ -214,32 +214,52 @@ async def spectator(
     # ``http``: the owner, shared by the spectators (a client each costs a TLS context)
     while time.perf_counter() < stop:
         table_id = slot.table_id
+        changed = slot.changed  # set when the slot moves on from ``table_id``
         last = -1
         over = False
         try:
-            async with connect(f"{base_ws}/ws/tables/{table_id}", open_timeout=30) as ws:
+            async with connect(
+                f"{base_ws}/ws/tables/{table_id}", open_timeout=30, proxy=None
+            ) as ws:
                 figures.sockets += 1
                 figures.open_now += 1
                 figures.open_most = max(figures.open_most, figures.open_now)
+                # one receive outstanding at a time, never cancelled by a timeout: a
+                # spectator wakes for a message, the slot's change or the run's end only
+                # (polling with timeouts cost the clients more CPU than the server's pushes)
+                receiving: asyncio.Future[Any] | None = None
+                moved = asyncio.ensure_future(changed.wait())
                 try:
                     target: int | None = None
                     deadline = float("inf")
                     while not over:
                         now = time.perf_counter()
                         if target is None and (now >= stop or slot.table_id != table_id):
-                            # leaving: everything up to the owner's seq must arrive
-                            deadline = now + GRACE
+                            # leaving: everything up to the owner's seq must arrive within
+                            # GRACE of the owner's answer (every spectator asks at the end at
+                            # once: the answers queue in the shared client's pool)
                             if now >= stop:
                                 r = await http.get(f"/api/tables/{table_id}")
                                 target = int(r.json()["seq"])
+                                now = time.perf_counter()
                             else:
                                 target = 1 << 62  # a finished game: its end
+                            deadline = now + GRACE
                         if target is not None and (last >= target or now > deadline):
                             break
-                        try:
-                            raw = await asyncio.wait_for(ws.recv(), 0.5)
-                        except TimeoutError:
+                        if receiving is None:
+                            receiving = asyncio.ensure_future(ws.recv())
+                        waits: set[asyncio.Future[Any]] = {receiving}
+                        if target is None and not moved.done():
+                            waits.add(moved)
+                        timeout = (stop if target is None else deadline) - now
+                        done, _ = await asyncio.wait(
+                            waits, timeout=max(0.0, timeout), return_when=asyncio.FIRST_COMPLETED
+                        )
+                        if receiving not in done:
                             continue
+                        raw = receiving.result()
+                        receiving = None
                         message = orjson.loads(raw)
                         if message.get("type") != "state":
                             continue
@@ -259,6 +279,9 @@ async def spectator(
                             )
                 finally:
                     figures.open_now -= 1
+                    moved.cancel()
+                    if receiving is not None:
+                        receiving.cancel()
         except Exception as exc:
             if time.perf_counter() < stop:
                 figures.error(f"spectator socket: {type(exc).__name__}: {exc}")
@@ -274,7 +297,7 @@ async def table_loop(
     """Keep one table busy: create it, seat its people, replace it when over."""
     body, people = TABLES[slot.index % len(TABLES)]
     base = bases[slot.index % len(bases)]
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=60, trust_env=False) as http:
         while time.perf_counter() < stop:
             try:
                 r = await http.post("/api/tables", json={**body, "public": False})
@@ -328,7 +351,7 @@ async def drive(
             break
         await asyncio.sleep(0.05)
     watchers = max(0, sockets - people)
-    http = {b: httpx.AsyncClient(base_url=b, timeout=30) for b in bases}
+    http = {b: httpx.AsyncClient(base_url=b, timeout=30, trust_env=False) for b in bases}
     for k in range(watchers):
         if k % tables % part[1] != part[0]:
             continue
