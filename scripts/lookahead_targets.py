@@ -1,0 +1,131 @@
+"""Fine-tune a backgammon network toward its own look-ahead values (an experiment).
+
+Two steps, each a command (docs/bots.md has the figures of the run tried):
+
+``label NET OUT --games G --seed S [--depth 1|2] [--limit N]``
+    plays G games of NET against itself (the trainer's kernel, no learning), keeps every
+    position before a roll but the bear-off races the exact table plays, and labels each
+    with the ``Evaluator``'s look-ahead from NET: one roll deep (``lookahead_many``) or two
+    (``before_roll_many``, what ``net3`` reads); ``--limit`` draws N of them at random.
+    Writes ``boards`` and ``targets`` to OUT (``.npz``), every 6,400 positions too.
+``fit NET OUT LABELS... --lr A --epochs E``
+    fits NET's outputs to the targets (squared error, Adam, batches of 256, 5 % held out
+    and its error printed after each epoch) and writes the network to OUT.
+
+Measure the result against NET with ``benchmarks/bench_networks.py OUT NET``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+import numpy as np
+
+from aceydeucey.backgammon import bearoff
+from aceydeucey.backgammon.evaluator import Evaluator
+from aceydeucey.backgammon.net import Network, encode
+from aceydeucey.backgammon.rules import BackgammonRules
+from aceydeucey.sim.playouts import SLOTS, TRACE_ROLL
+from aceydeucey.sim.td import trace_game
+
+
+def label(args: argparse.Namespace) -> None:
+    net = Network.load(args.net)
+    rules = BackgammonRules.resolve(variant=net.variant)
+    evaluator = Evaluator(rules, net)
+    found = []
+    for game in range(args.games):
+        _, events = trace_game(net, rules, args.seed, first_game=game)
+        found.append(events[events[:, 0] == TRACE_ROLL, 4 : 4 + SLOTS].astype(np.int8))
+    boards = np.concatenate(found)
+    keep = np.ones(len(boards), dtype=bool)
+    keep[bearoff.race_rows(boards)] = False
+    boards = boards[keep]
+    if args.limit and args.limit < len(boards):
+        rng = np.random.default_rng(args.seed)
+        boards = boards[rng.choice(len(boards), args.limit, replace=False)]
+    targets = np.zeros((len(boards), net.spec.size))
+    start = time.perf_counter()
+    batch = 256 if args.depth == 1 else 64
+    for i in range(0, len(boards), batch):
+        part = boards[i : i + batch]
+        if args.depth == 1:
+            targets[i : i + batch] = evaluator.lookahead_many(part, 0, 0)
+        else:
+            targets[i : i + batch] = evaluator.before_roll_many(part)
+        if (i // batch) % (6400 // batch) == 0:
+            np.savez(args.out, boards=boards[: i + batch], targets=targets[: i + batch])
+            print(f"{i + len(part)} of {len(boards)} ({time.perf_counter() - start:.0f} s)")
+    np.savez(args.out, boards=boards, targets=targets)
+    gap = np.abs(net.evaluate(boards, False, 0) - targets).mean(axis=0)
+    print(f"{len(boards)} positions; mean |network - look-ahead| by output: {gap.round(4)}")
+
+
+def fit(args: argparse.Namespace) -> None:
+    net = Network.load(args.net)
+    data = [np.load(name) for name in args.labels]
+    boards = np.concatenate([d["boards"] for d in data])
+    x = encode(boards, False, 0, encoding=net.encoding).astype(np.float32)
+    t = np.concatenate([d["targets"] for d in data]).astype(np.float32)
+    rng = np.random.default_rng(0)
+    order = rng.permutation(len(x))
+    held, train = order[: len(x) // 20], order[len(x) // 20 :]
+    params = [a.astype(np.float32) for a in (net.w1, net.b1, net.w2, net.b2)]
+    first = [np.zeros_like(p) for p in params]
+    second = [np.zeros_like(p) for p in params]
+
+    def forward(rows: Any) -> tuple[Any, Any]:
+        hidden = 1.0 / (1.0 + np.exp(-(rows @ params[0] + params[1])))
+        return hidden, 1.0 / (1.0 + np.exp(-(hidden @ params[2] + params[3])))
+
+    def error(rows: Any) -> float:
+        return float(((forward(x[rows])[1] - t[rows]) ** 2).mean())
+
+    print(f"{len(x)} positions; held-out squared error {error(held):.3e}")
+    step = 0
+    for epoch in range(args.epochs):
+        rng.shuffle(train)
+        for i in range(0, len(train), 256):
+            rows = train[i : i + 256]
+            hidden, out = forward(x[rows])
+            d_out = (out - t[rows]) * out * (1.0 - out) * (2.0 / len(rows))
+            d_hidden = d_out @ params[2].T * hidden * (1.0 - hidden)
+            grads = (x[rows].T @ d_hidden, d_hidden.sum(0), hidden.T @ d_out, d_out.sum(0))
+            step += 1
+            for p, g, m, v in zip(params, grads, first, second, strict=True):
+                m *= 0.9
+                m += 0.1 * g
+                v *= 0.999
+                v += 0.001 * g * g
+                p -= args.lr * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+        print(f"epoch {epoch + 1}: held-out squared error {error(held):.3e}")
+    w1, b1, w2, b2 = (p.astype(np.float64) for p in params)
+    meta = {**net.meta, "lookahead_targets": {"lr": args.lr, "epochs": args.epochs}}
+    Network(w1, b1, w2, b2, outputs=net.outputs, variant=net.variant, meta=meta).save(args.out)
+    print(f"written: {args.out}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    steps = parser.add_subparsers(dest="step", required=True)
+    one = steps.add_parser("label")
+    one.add_argument("net")
+    one.add_argument("out")
+    one.add_argument("--games", type=int, default=10_000)
+    one.add_argument("--seed", type=int, default=1)
+    one.add_argument("--depth", type=int, choices=(1, 2), default=1)
+    one.add_argument("--limit", type=int, default=0)
+    two = steps.add_parser("fit")
+    two.add_argument("net")
+    two.add_argument("out")
+    two.add_argument("labels", nargs="+")
+    two.add_argument("--lr", type=float, default=1e-4)
+    two.add_argument("--epochs", type=int, default=2)
+    args = parser.parse_args()
+    (label if args.step == "label" else fit)(args)
+
+
+if __name__ == "__main__":
+    main()
