@@ -226,7 +226,6 @@ async def spectator(
                 figures.open_most = max(figures.open_most, figures.open_now)
                 # one receive outstanding at a time, never cancelled by a timeout: a
                 # spectator wakes for a message, the slot's change or the run's end only
-                # (polling with timeouts cost the clients more CPU than the server's pushes)
                 receiving: asyncio.Future[Any] | None = None
                 moved = asyncio.ensure_future(changed.wait())
                 try:
@@ -281,6 +280,8 @@ async def spectator(
                     figures.open_now -= 1
                     moved.cancel()
                     if receiving is not None:
+                        if receiving.done() and not receiving.cancelled():
+                            receiving.exception()  # retrieved: a socket closed as we left
                         receiving.cancel()
         except Exception as exc:
             if time.perf_counter() < stop:
