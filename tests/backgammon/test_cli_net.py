@@ -264,6 +264,33 @@ def test_train_widens_a_network_of_encoding_1_and_goes_on(
     assert Network.load(tmp_path / "v1.npz").encoding == 1  # the original is untouched
 
 
+@pytest.mark.parametrize(("lang", "words"), [("en", "grown to 12"), ("pt", "aumentada para 12")])
+def test_train_grows_the_hidden_layer_of_a_resumed_network_and_goes_on(
+    tmp_path: Path, lang: str, words: str
+) -> None:
+    old = Network.initial("classic", "gammons", 8, 1, encoding=2)
+    old.meta = {"games": 7, "seed": 2}
+    old.save(tmp_path / "h8.npz")
+    code, out = run(
+        "train", "backgammon", "--variant", "classic", "--resume", str(tmp_path / "h8.npz"),
+        "--hidden", "12", "--games", "3", "--eval-every", "0",
+        "--out", str(tmp_path / "h12.npz"), "--lang", lang,
+    )  # fmt: skip
+    assert code == 0, out
+    assert words in " ".join(out.split())
+    net = Network.load(tmp_path / "h12.npz")
+    assert net.hidden == 12 and net.meta["games"] == 10 and net.meta["hyper"]["hidden"] == 12
+    assert {"games": 7, "grown": [8, 12]} in net.meta["history"]
+    assert net.w2[8:].any()  # three games of training reached the new units
+    assert Network.load(tmp_path / "h8.npz").hidden == 8  # the original is untouched
+    for lang_, refusal in (("en", "never shrunk to 4"), ("pt", "nunca é reduzida a 4")):
+        code, out = run(
+            "train", "backgammon", "--variant", "classic", "--resume", str(tmp_path / "h8.npz"),
+            "--hidden", "4", "--games", "1", "--eval-every", "0", "--lang", lang_,
+        )  # fmt: skip
+        assert code == 2 and refusal in " ".join(out.split()) and "Traceback" not in out, out
+
+
 def test_train_refuses_an_unknown_encoding_and_narrowing(tmp_path: Path) -> None:
     for lang, words in (("en", "must be 1"), ("pt", "tem de ser 1")):
         code, out = run("train", "backgammon", "--encoding", "3", "--lang", lang)

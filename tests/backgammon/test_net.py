@@ -28,6 +28,7 @@ from aceydeucey.backgammon.net import (
     encode,
     features,
     forward_sparse,
+    grow,
     shipped,
     weights_path,
     widen,
@@ -340,6 +341,26 @@ def test_a_widened_network_evaluates_exactly_like_the_original() -> None:
             )
     # and it learns on the new inputs: they are not all zero in play
     assert np.count_nonzero(encode(sample_boards("classic", 21), encoding=2)[:, N_INPUTS:]) > 0
+
+
+def test_a_grown_network_evaluates_exactly_like_the_original() -> None:
+    old = shipped("classic")
+    big = grow(old, old.hidden + 24, seed=5)
+    assert big.hidden == old.hidden + 24 and big.w2.shape == (old.hidden + 24, old.w2.shape[1])
+    assert np.array_equal(big.w1[:, : old.hidden], old.w1) and not big.w2[old.hidden :].any()
+    assert big.w1[:, old.hidden :].any()  # the new units see the board: they can learn
+    assert big.meta["history"][-1] == {"games": old.meta["games"], "grown": [128, 152]}
+    assert big.meta["hyper"]["hidden"] == 152 and old.meta["hyper"]["hidden"] == 128
+    assert np.array_equal(grow(old, 152, seed=5).w1, big.w1)  # drawn from the seed
+    for flip, pending in ((False, 0), (True, 0)):
+        boards = sample_boards("classic", 21)
+        assert np.allclose(
+            big.evaluate(boards, flip, pending), old.evaluate(boards, flip, pending),
+            rtol=0, atol=1e-12,
+        )  # fmt: skip
+    assert np.array_equal(grow(old, old.hidden, seed=5).w1, old.w1)  # the same size: a copy
+    with pytest.raises(ValueError, match="cannot shrink"):
+        grow(old, 64, seed=5)
 
 
 def test_a_header_and_weights_that_disagree_are_refused(tmp_path: Path) -> None:

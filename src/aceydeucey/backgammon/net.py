@@ -34,7 +34,8 @@ Numba kernels read it from the weights they are given (:func:`encoding_of`) and 
 it to :func:`features`: a network of either encoding plays, trains and looks ahead
 through the same code, and two networks of different encodings can meet in a match.
 :func:`widen` turns an encoding-1 network into an encoding-2 one that evaluates every
-position exactly as before (zero weights on the new inputs), to go on training it.
+position exactly as before (zero weights on the new inputs), to go on training it;
+:func:`grow` gives a network more hidden units the same way (zero output weights).
 
 The side that rolls again (after a fully played named double, or natural
 doubles where the rules give another roll) is simply the side on roll of the
@@ -105,6 +106,7 @@ __all__ = [
     "encoding_of",
     "features",
     "forward_sparse",
+    "grow",
     "output_set_of",
     "shipped",
     "shipped_for",
@@ -695,6 +697,32 @@ def widen(net: Network, encoding: int = ENCODING_VERSION) -> Network:
     return Network(
         w1=w1, b1=net.b1.copy(), w2=net.w2.copy(), b2=net.b2.copy(),
         outputs=net.outputs, variant=net.variant, meta=meta,
+    )  # fmt: skip
+
+
+def grow(net: Network, hidden: int, seed: int) -> Network:
+    """``net`` with ``hidden`` hidden units: the new units' input weights uniform in ±0.1
+    (as a fresh network's) from ``seed``, their biases and output weights zero, so it
+    evaluates every position exactly as before while training can use them (each new
+    unit's output weight learns from its activation, its input weights from there).  The
+    training state is kept and the change recorded in its history.  A network of
+    ``hidden`` units is copied; one of more is never shrunk."""
+    extra = hidden - net.hidden
+    if extra < 0:
+        raise ValueError(f"cannot shrink a network of {net.hidden} hidden units to {hidden}")
+    rng = np.random.default_rng(seed)
+    meta = json.loads(json.dumps(net.meta))
+    if extra:
+        meta.setdefault("history", []).append(
+            {"games": int(meta.get("games", 0)), "grown": [net.hidden, hidden]}
+        )
+        if "hyper" in meta:
+            meta["hyper"]["hidden"] = hidden
+    return Network(
+        w1=np.hstack([net.w1, rng.uniform(-0.1, 0.1, (net.w1.shape[0], extra))]),
+        b1=np.concatenate([net.b1, np.zeros(extra)]),
+        w2=np.vstack([net.w2, np.zeros((extra, net.w2.shape[1]))]),
+        b2=net.b2.copy(), outputs=net.outputs, variant=net.variant, meta=meta,
     )  # fmt: skip
 
 

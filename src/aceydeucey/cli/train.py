@@ -70,8 +70,15 @@ def backgammon_command(
         int, typer.Option("--eval-games", help="Games of each measurement (in duplicate pairs).")
     ] = 100,
     hidden: Annotated[
-        int, typer.Option("--hidden", help="Hidden units of a fresh network.", min=4, max=1024)
-    ] = 128,
+        int | None,
+        typer.Option(
+            "--hidden",
+            help="Hidden units of a fresh network (default 128); with --resume, the network"
+            " is grown to this many (it plays as before, then learns to use the new units).",
+            min=4,
+            max=1024,
+        ),
+    ] = None,
     encoding: Annotated[
         int | None,
         typer.Option(
@@ -147,16 +154,21 @@ def backgammon_command(
     except AceyDeuceyError as exc:
         fail_error(exc, language)
 
-    if resume is not None and encoding is not None:
+    if resume is not None and (encoding is not None or hidden is not None):
         from aceydeucey.backgammon.net import Network
 
         try:
-            found = Network.load(resume).encoding
+            resumed = Network.load(resume)
         except AceyDeuceyError as exc:
             fail_error(exc, language)
-        if found < encoding:
+        if encoding is not None and resumed.encoding < encoding:
             console.print(
-                say("widened", path=str(resume), found=found, encoding=encoding), markup=False
+                say("widened", path=str(resume), found=resumed.encoding, encoding=encoding),
+                markup=False,
+            )
+        if hidden is not None and resumed.hidden < hidden:
+            console.print(
+                say("grown", path=str(resume), found=resumed.hidden, hidden=hidden), markup=False
             )
 
     with progress_bar(say("progress")) as bar:
@@ -201,13 +213,14 @@ def backgammon_command(
                 run_seed,
                 resume=resume,
                 out=target,
-                hyper=Hyper(hidden=hidden, **given),
+                hyper=Hyper(hidden=hidden or Hyper.hidden, **given),
                 retune=given if resume is not None else None,
                 block=block,
                 on_games=lambda n: bar.update(task, completed=n),
                 evaluate=evaluate,
                 options=rule_options,
                 encoding=encoding,
+                hidden=hidden if resume is not None else None,
             )
         except AceyDeuceyError as exc:
             fail_error(exc, language)

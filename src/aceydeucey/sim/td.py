@@ -59,6 +59,7 @@ from aceydeucey.backgammon.net import (
     encoding_of,
     features,
     forward_sparse,
+    grow,
     output_set_of,
     widen,
 )
@@ -215,6 +216,7 @@ def train(
     evaluate: Evaluate | None = None,
     options: Mapping[str, Any] | None = None,
     encoding: int | None = None,
+    hidden: int | None = None,
 ) -> Network:
     """Train (or go on training) the network of ``variant`` for ``games`` more games.
 
@@ -237,7 +239,10 @@ def train(
     ``resume`` for a checkpoint of encoding 1, the network is first widened to it
     (:func:`.net.widen`: it plays exactly as before, and learns the new inputs' weights
     from here on, the change recorded in its history); a checkpoint is never narrowed
-    (``bg.train.narrow``).
+    (``bg.train.narrow``). ``hidden`` given with ``resume`` grows the network to that many
+    hidden units (:func:`.net.grow`, the new units' input weights drawn from the run's seed
+    and game count: it plays exactly as before, the change in its history); it is never
+    shrunk (``bg.train.shrink``). A fresh run takes its hidden units from ``hyper``.
     """
     given = dict(options or {})
     rules = BackgammonRules.resolve(variant=variant, **given)  # refuses a bad option first
@@ -253,6 +258,13 @@ def train(
                     "bg.train.narrow", path=str(resume), found=net.encoding, encoding=encoding
                 )
             net = widen(net, encoding)
+        if hidden is not None and hidden != net.hidden:
+            if hidden < net.hidden:
+                raise ArgumentError(
+                    "bg.train.shrink", path=str(resume), found=net.hidden, hidden=hidden
+                )
+            drawn = int(net.meta.get("seed", seed)) * 1_000_003 + int(net.meta.get("games", 0))
+            net = grow(net, hidden, seed=drawn)
         # a network saved outside a run (no training state) starts its count at zero
         meta = net.meta
         hyper = Hyper(**meta["hyper"]) if "hyper" in meta else Hyper(hidden=net.hidden)
