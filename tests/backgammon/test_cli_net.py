@@ -244,24 +244,31 @@ def test_train_average_refuses_other_networks_and_a_single_checkpoint(
     assert Network.load(tmp_path / "ad.npz").meta == ad.meta  # nothing written over
 
 
+def train_on(tmp_path: Path, old: Network, lang: str, *flags: str) -> tuple[str, Network]:
+    """``old`` (7 games of seed 2) saved as old.npz, resumed with ``flags`` for 3 games:
+    the command's output (one line) and the network it wrote."""
+    old.meta = {"games": 7, "seed": 2}
+    old.save(tmp_path / "old.npz")
+    code, out = run(
+        "train", "backgammon", "--variant", "classic", "--resume", str(tmp_path / "old.npz"),
+        *flags, "--games", "3", "--eval-every", "0",
+        "--out", str(tmp_path / "new.npz"), "--lang", lang,
+    )  # fmt: skip
+    assert code == 0, out
+    return " ".join(out.split()), Network.load(tmp_path / "new.npz")
+
+
 @pytest.mark.parametrize(("lang", "words"), [("en", "widened to encoding 2"), ("pt", "alargada")])
 def test_train_widens_a_network_of_encoding_1_and_goes_on(
     tmp_path: Path, lang: str, words: str
 ) -> None:
-    old = Network.initial("classic", "gammons", 8, 1)
-    old.meta = {"games": 7, "seed": 2}
-    old.save(tmp_path / "v1.npz")
-    code, out = run(
-        "train", "backgammon", "--variant", "classic", "--resume", str(tmp_path / "v1.npz"),
-        "--encoding", "2", "--games", "3", "--eval-every", "0",
-        "--out", str(tmp_path / "v2.npz"), "--lang", lang,
-    )  # fmt: skip
-    assert code == 0, out
-    assert words in " ".join(out.split())
-    net = Network.load(tmp_path / "v2.npz")
+    out, net = train_on(
+        tmp_path, Network.initial("classic", "gammons", 8, 1), lang, "--encoding", "2"
+    )
+    assert words in out
     assert net.encoding == 2 and net.meta["games"] == 10
     assert {"games": 7, "widened": [1, 2]} in net.meta["history"]
-    assert Network.load(tmp_path / "v1.npz").encoding == 1  # the original is untouched
+    assert Network.load(tmp_path / "old.npz").encoding == 1  # the original is untouched
 
 
 @pytest.mark.parametrize(("lang", "words"), [("en", "grown to 12"), ("pt", "aumentada para 12")])
@@ -269,23 +276,15 @@ def test_train_grows_the_hidden_layer_of_a_resumed_network_and_goes_on(
     tmp_path: Path, lang: str, words: str
 ) -> None:
     old = Network.initial("classic", "gammons", 8, 1, encoding=2)
-    old.meta = {"games": 7, "seed": 2}
-    old.save(tmp_path / "h8.npz")
-    code, out = run(
-        "train", "backgammon", "--variant", "classic", "--resume", str(tmp_path / "h8.npz"),
-        "--hidden", "12", "--games", "3", "--eval-every", "0",
-        "--out", str(tmp_path / "h12.npz"), "--lang", lang,
-    )  # fmt: skip
-    assert code == 0, out
-    assert words in " ".join(out.split())
-    net = Network.load(tmp_path / "h12.npz")
+    out, net = train_on(tmp_path, old, lang, "--hidden", "12")
+    assert words in out
     assert net.hidden == 12 and net.meta["games"] == 10 and net.meta["hyper"]["hidden"] == 12
     assert {"games": 7, "grown": [8, 12]} in net.meta["history"]
     assert net.w2[8:].any()  # three games of training reached the new units
-    assert Network.load(tmp_path / "h8.npz").hidden == 8  # the original is untouched
+    assert Network.load(tmp_path / "old.npz").hidden == 8  # the original is untouched
     for lang_, refusal in (("en", "never shrunk to 4"), ("pt", "nunca é reduzida a 4")):
         code, out = run(
-            "train", "backgammon", "--variant", "classic", "--resume", str(tmp_path / "h8.npz"),
+            "train", "backgammon", "--variant", "classic", "--resume", str(tmp_path / "old.npz"),
             "--hidden", "4", "--games", "1", "--eval-every", "0", "--lang", lang_,
         )  # fmt: skip
         assert code == 2 and refusal in " ".join(out.split()) and "Traceback" not in out, out
