@@ -72,6 +72,19 @@ def test_n_games_equal_half_then_resumed_half_bit_for_bit(tmp_path: Path) -> Non
     assert not np.array_equal(other.w1, whole.w1)
 
 
+def test_td0_skips_the_zeroed_traces_and_learns_what_the_full_update_learns() -> None:
+    # Under TD(0) the trainer stops visiting the input rows of past positions once their
+    # traces are zero. The full update with a vanishing lambda (each trace times 1e-300 then
+    # falls far below a weight's last bit) must end on the same weights, bit for bit.
+    for variant in ("classic", "acey-deucey"):
+        td0 = train(variant, 12, 5, hyper=Hyper(hidden=8, lam=0.0))
+        full = train(variant, 12, 5, hyper=Hyper(hidden=8, lam=1e-300))
+        for name in ("w1", "b1", "w2", "b2"):
+            assert np.array_equal(getattr(td0, name), getattr(full, name)), (variant, name)
+        traced = train(variant, 12, 5, hyper=Hyper(hidden=8, lam=0.7))
+        assert not np.array_equal(traced.w1, td0.w1)
+
+
 def test_resuming_another_variant_is_refused(tmp_path: Path) -> None:
     train("classic", 2, 1, hyper=Hyper(hidden=8), out=tmp_path / "c.npz")
     with pytest.raises(ArgumentError) as err:

@@ -715,6 +715,10 @@ def _run_chunk(
                 for k in range(no):
                     delta[k] = alpha * (target[k] - prev[k])
                 _update(w1, b1, w2, b2, ew1, eb1, ew2, eb2, delta, lam, rows_touched, n_touched)
+                if lam == 0.0:  # TD(0): every trace is now zero, so no row need be visited again
+                    for r in range(n_touched):
+                        touched[rows_touched[r]] = False
+                    n_touched = 0
             if outcome == 1:
                 break
             if have_prev:
@@ -753,7 +757,8 @@ def _update(
 ) -> None:  # fmt: skip
     """``w += sum_k delta_k e_k`` (``delta`` already times alpha), then ``e *= lam``.
 
-    Only the input rows touched this game (``rows[:n_rows]``) have nonzero traces.
+    Only the input rows touched this game (``rows[:n_rows]``; under TD(0), since the last
+    update) have nonzero traces.
     """
     nh = b1.shape[0]
     no = b2.shape[0]
