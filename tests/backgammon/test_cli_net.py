@@ -290,6 +290,14 @@ def test_train_grows_the_hidden_layer_of_a_resumed_network_and_goes_on(
         assert code == 2 and refusal in " ".join(out.split()) and "Traceback" not in out, out
 
 
+def test_train_on_two_threads_records_them_and_refuses_none(tmp_path: Path) -> None:
+    _, net = train_on(tmp_path, Network.initial("classic", "gammons", 8, 1), "en", "--threads", "2")
+    assert net.meta["games"] == 10 and net.meta["history"][-1]["threads"] == 2
+    assert not np.array_equal(net.w1, Network.load(tmp_path / "old.npz").w1)
+    code, out = run("train", "backgammon", "--threads", "0")  # (in Portuguese: test_usage_errors)
+    assert code == 2 and "'--threads'" in out and "Traceback" not in out, out
+
+
 def test_train_refuses_an_unknown_encoding_and_narrowing(tmp_path: Path) -> None:
     for lang, words in (("en", "must be 1"), ("pt", "tem de ser 1")):
         code, out = run("train", "backgammon", "--encoding", "3", "--lang", lang)

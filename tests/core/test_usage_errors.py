@@ -29,6 +29,10 @@ def usage(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str
         ),
         (["hint", "backgammon", "--dice", "3-1", "--lang", "pt"], "falta a opção --position"),
         (
+            ["train", "backgammon", "--threads", "0", "--lang", "pt"],
+            "valor inválido para --threads: 0 (um número de 1 a 64)",
+        ),
+        (
             ["play", "backgammon", "--frobnicate", "--lang", "pt"],
             "opção desconhecida: --frobnicate",
         ),

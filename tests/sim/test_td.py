@@ -85,6 +85,44 @@ def test_td0_skips_the_zeroed_traces_and_learns_what_the_full_update_learns() ->
         assert not np.array_equal(traced.w1, td0.w1)
 
 
+def test_threads_play_each_game_on_its_own_dice() -> None:
+    # With a learning rate of zero the weights never move, so a game depends on its dice
+    # alone: the games played on two threads must be the very games one thread plays
+    # (Numba's generator is per thread, each game seeds it from (seed, game)).
+    rules = BackgammonRules.resolve(variant="classic")
+    start = start_board(rules)
+    still = Hyper(hidden=8, alpha0=0.0, alpha_min=0.0)
+    net = Network.initial("classic", "gammons", 8, seed=3)
+    alone = train_games(copy.deepcopy(net), rules, start, 40, 30, 3, still, chunk=7)
+    threaded = copy.deepcopy(net)
+    both = train_games(threaded, rules, start, 40, 30, 3, still, chunk=7, threads=2)
+    assert np.array_equal(alone.rows, both.rows)
+    assert (both.rows[:, 2] > 0).all()  # every game was played (decisions made)
+    assert np.array_equal(threaded.w1, net.w1)
+
+
+def test_threads_share_one_set_of_weights_and_record_it(tmp_path: Path) -> None:
+    hyper = Hyper(hidden=8)
+    net = train("classic", 40, 2, hyper=hyper, block=20, out=tmp_path / "t.npz", threads=2)
+    start = Network.initial("classic", "gammons", 8, seed=2)
+    assert np.isfinite(net.w1).all() and not np.array_equal(net.w1, start.w1)
+    history = Network.load(tmp_path / "t.npz").meta["history"]
+    assert [(e["games"], e["threads"]) for e in history] == [(20, 2), (40, 2)]
+    single = train("classic", 40, 2, hyper=hyper, block=20)
+    assert all("threads" not in e for e in single.meta["history"])
+
+
+@pytest.mark.slow
+def test_two_threads_learn() -> None:
+    rules = BackgammonRules.resolve(variant="classic")
+    start = start_board(rules)
+    net = Network.initial("classic", "gammons", 32, seed=7)
+    untrained = copy.deepcopy(net)
+    train_games(net, rules, start, 0, 300, 7, Hyper(hidden=32), threads=2)
+    head_to_head, se = mean_and_stderr(play_match(net, untrained, rules, start, 400, 5))
+    assert head_to_head - Z * se > 0
+
+
 def test_resuming_another_variant_is_refused(tmp_path: Path) -> None:
     train("classic", 2, 1, hyper=Hyper(hidden=8), out=tmp_path / "c.npz")
     with pytest.raises(ArgumentError) as err:

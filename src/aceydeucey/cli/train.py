@@ -104,6 +104,16 @@ def backgammon_command(
             "--tau", help="Games over which the rate decays: alpha0 / sqrt(1 + g / tau) (10000)."
         ),
     ] = None,
+    threads: Annotated[
+        int,
+        typer.Option(
+            "--threads",
+            help="Train on this many threads at once, one set of weights (about that many"
+            " times the games on as many cores; such a run is not reproducible bit for bit).",
+            min=1,
+            max=64,
+        ),
+    ] = 1,
     option: OptionsOption = None,
     workers: WorkersOption = 1,
     ray: RayOption = None,
@@ -221,6 +231,7 @@ def backgammon_command(
                 options=rule_options,
                 encoding=encoding,
                 hidden=hidden if resume is not None else None,
+                threads=threads,
             )
         except AceyDeuceyError as exc:
             fail_error(exc, language)

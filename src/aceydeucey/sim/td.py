@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -161,33 +162,62 @@ def train_games(
     hyper: Hyper,
     on_chunk: Callable[[int], None] | None = None,
     chunk: int = 100,
+    threads: int = 1,
 ) -> TrainStats:
     """Train ``net`` in place on games ``first_game .. first_game + games - 1`` of ``seed``.
 
     ``on_chunk(done)`` is called after every ``chunk`` games (for progress bars).
+    ``threads`` > 1 plays the games on that many threads at once, each with its own
+    traces, all updating the one set of weights without locks (Hogwild!: Recht, Ré, Wright
+    and Niu, 2011): each game keeps its own dice, but the weights it reads depend on the
+    threads' timing, so such a run is not reproducible bit for bit, as one thread's is.
     """
     spec = net.spec
     perm, comp, coef = spec.arrays()
     mparams = move_params_of(rules)
     gparams = game_params_of(rules)
     rows = np.zeros((games, N_STATS), dtype=np.int64)
-    work = _Work(net.w1.shape[0], net.hidden, spec.size)
-    done = 0
-    while done < games:
-        n = min(chunk, games - done)
-        alphas = np.array([hyper.alpha(g) for g in range(first_game + done, first_game + done + n)])
-        weights = (net.w1, net.b1, net.w2, net.b2)
-        status = _run_chunk(
+    works = [_Work(net.w1.shape[0], net.hidden, spec.size) for _ in range(threads)]
+    weights = (net.w1, net.b1, net.w2, net.b2)
+
+    def run(work: _Work, first: int, n: int, offset: int) -> int:
+        alphas = np.array([hyper.alpha(g) for g in range(first, first + n)])
+        status: int = _run_chunk(
             weights, weights, -1, True,
             perm, comp, coef, spec.bias, 0 if spec.name == "points" else 1,
-            start, mparams, gparams, first_game + done, n, seed, alphas, hyper.lam,
-            rows[done : done + n], *work.arrays, _NO_TRACE,
+            start, mparams, gparams, first, n, seed, alphas, hyper.lam,
+            rows[offset : offset + n], *work.arrays, _NO_TRACE,
         )  # fmt: skip
-        if status < 0:
-            raise RuntimeError("fast move generation overflowed its result table")
-        done += n
-        if on_chunk is not None:
-            on_chunk(done)
+        return status
+
+    pool = ThreadPoolExecutor(threads) if threads > 1 else None
+    try:
+        done = 0
+        while done < games:
+            n = min(chunk * threads, games - done)
+            share = -(-n // threads)
+            parts = [
+                (
+                    works[k],
+                    first_game + done + k * share,
+                    min(share, n - k * share),
+                    done + k * share,
+                )
+                for k in range(threads)
+                if k * share < n
+            ]
+            if pool is None:
+                statuses = [run(*parts[0])]
+            else:
+                statuses = list(pool.map(lambda part: run(*part), parts))
+            if min(statuses) < 0:
+                raise RuntimeError("fast move generation overflowed its result table")
+            done += n
+            if on_chunk is not None:
+                on_chunk(done)
+    finally:
+        if pool is not None:
+            pool.shutdown()
     return TrainStats(rows)
 
 
@@ -217,6 +247,7 @@ def train(
     options: Mapping[str, Any] | None = None,
     encoding: int | None = None,
     hidden: int | None = None,
+    threads: int = 1,
 ) -> Network:
     """Train (or go on training) the network of ``variant`` for ``games`` more games.
 
@@ -243,6 +274,8 @@ def train(
     hidden units (:func:`.net.grow`, the new units' input weights drawn from the run's seed
     and game count: it plays exactly as before, the change in its history); it is never
     shrunk (``bg.train.shrink``). A fresh run takes its hidden units from ``hyper``.
+    ``threads`` > 1 trains on that many threads at once (:func:`train_games`: faster on
+    as many cores, not reproducible bit for bit); each block's history entry records it.
     """
     given = dict(options or {})
     rules = BackgammonRules.resolve(variant=variant, **given)  # refuses a bad option first
@@ -305,7 +338,7 @@ def train(
             if on_games is not None:
                 on_games(base + k)
 
-        train_games(net, rules, start, first, n, seed, hyper, on_chunk=progress)
+        train_games(net, rules, start, first, n, seed, hyper, on_chunk=progress, threads=threads)
         cpu = time.process_time() - clock
         done += n
         net.meta["games"] = done_before + done
@@ -316,6 +349,8 @@ def train(
             "cpu_seconds": cpu,
             "games_per_cpu_second": rate,
         }
+        if threads > 1:
+            entry["threads"] = threads
         if evaluate is not None:
             entry.update(evaluate(done_before + done, net, rate))
         net.meta.setdefault("history", []).append(entry)
@@ -540,7 +575,7 @@ def _choose(
     return best, best_used, best_high, best_outcome
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _run_chunk(
     net_a: Any, net_b: Any, random_seat: int, learn: bool,
     perm: Any, comp: Any, coef: Any, bias: float, kind: int,
