@@ -123,6 +123,18 @@ def test_two_threads_learn() -> None:
     assert head_to_head - Z * se > 0
 
 
+def test_the_run_in_progress_in_training_resumes(tmp_path: Path) -> None:
+    # training/README.md tells how to go on with it: the file must stay a checkpoint this
+    # code resumes, with the schedule it was left at
+    kept = Path(__file__).resolve().parents[2] / "training" / "classic-256.npz"
+    before = Network.load(kept)
+    assert before.variant == "classic" and before.hidden == 256 and before.encoding == 2
+    after = train("classic", 2, 0, resume=kept, out=tmp_path / "run.npz")
+    assert after.meta["games"] == before.meta["games"] + 2
+    assert after.meta["hyper"]["lam"] == 0.0 and after.meta["hyper"]["alpha0"] == 0.0025
+    assert not np.array_equal(after.w1, before.w1)
+
+
 def test_resuming_another_variant_is_refused(tmp_path: Path) -> None:
     train("classic", 2, 1, hyper=Hyper(hidden=8), out=tmp_path / "c.npz")
     with pytest.raises(ArgumentError) as err:
