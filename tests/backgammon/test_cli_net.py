@@ -194,6 +194,15 @@ def test_train_speed_takes_the_plural_of_its_number() -> None:
     assert rate_text(12345.0, "pt") == "12\u00a0345 jogos por segundo de CPU"
 
 
+@pytest.mark.parametrize(("lang", "words"), [("en", "1 game in all;"), ("pt", "1 jogo ao todo;")])
+def test_train_says_one_game_in_the_singular(tmp_path: Path, lang: str, words: str) -> None:
+    code, out = run(
+        "train", "backgammon", "--variant", "classic", "--games", "1", "--hidden", "4",
+        "--eval-every", "0", "--out", str(tmp_path / "one.npz"), "--lang", lang,
+    )  # fmt: skip
+    assert code == 0 and words in " ".join(out.split()), out
+
+
 # -- train average ----------------------------------------------------------------------
 
 

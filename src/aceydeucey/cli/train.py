@@ -235,12 +235,13 @@ def backgammon_command(
             )
         except AceyDeuceyError as exc:
             fail_error(exc, language)
+    games_done, seconds = int(net.meta["games"]), round(float(net.meta.get("cpu_seconds", 0.0)))
     console.print(
         say(
             "done",
-            games=count_text(int(net.meta["games"]), language),
+            games=say("done.games", count=games_done, games=count_text(games_done, language)),
             path=str(target),
-            seconds=decimal_text(float(net.meta.get("cpu_seconds", 0.0)), language, 0),
+            seconds=say("done.seconds", count=seconds, seconds=count_text(seconds, language)),
         ),
         markup=False,
     )
