@@ -99,6 +99,8 @@ def test_threads_play_each_game_on_its_own_dice() -> None:
     assert np.array_equal(alone.rows, both.rows)
     assert (both.rows[:, 2] > 0).all()  # every game was played (decisions made)
     assert np.array_equal(threaded.w1, net.w1)
+    with pytest.raises(ValueError, match="at least 1"):
+        train_games(threaded, rules, start, 0, 1, 3, still, threads=0)
 
 
 def test_threads_share_one_set_of_weights_and_record_it(tmp_path: Path) -> None:

@@ -172,6 +172,8 @@ def train_games(
     and Niu, 2011): each game keeps its own dice, but the weights it reads depend on the
     threads' timing, so such a run is not reproducible bit for bit, as one thread's is.
     """
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads}")
     spec = net.spec
     perm, comp, coef = spec.arrays()
     mparams = move_params_of(rules)
@@ -195,16 +197,11 @@ def train_games(
         done = 0
         while done < games:
             n = min(chunk * threads, games - done)
-            share = -(-n // threads)
+            cut = [n * k // threads for k in range(threads + 1)]  # each thread's share
             parts = [
-                (
-                    works[k],
-                    first_game + done + k * share,
-                    min(share, n - k * share),
-                    done + k * share,
-                )
+                (works[k], first_game + done + cut[k], cut[k + 1] - cut[k], done + cut[k])
                 for k in range(threads)
-                if k * share < n
+                if cut[k + 1] > cut[k]
             ]
             if pool is None:
                 statuses = [run(*parts[0])]
