@@ -40,12 +40,14 @@ def mean_and_stderr(points: np.ndarray) -> tuple[float, float]:
 
 
 @pytest.mark.slow
-def test_a_few_hundred_games_beat_random_and_the_untrained_network() -> None:
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_few_hundred_games_beat_random_and_the_untrained_network(threads: int) -> None:
+    # on two threads as on one (their games update one set of weights at once)
     rules = BackgammonRules.resolve(variant="classic")
     start = start_board(rules)
     net = Network.initial("classic", "gammons", 32, seed=7)
     untrained = copy.deepcopy(net)
-    train_games(net, rules, start, 0, 300, 7, Hyper(hidden=32))
+    train_games(net, rules, start, 0, 300, 7, Hyper(hidden=32), threads=threads)
     before, se_before = mean_and_stderr(play_match(untrained, None, rules, start, 400, 99))
     after, se_after = mean_and_stderr(play_match(net, None, rules, start, 400, 99))
     # better than the random player, and better than it was before training
@@ -112,17 +114,6 @@ def test_threads_share_one_set_of_weights_and_record_it(tmp_path: Path) -> None:
     assert [(e["games"], e["threads"]) for e in history] == [(20, 2), (40, 2)]
     single = train("classic", 40, 2, hyper=hyper, block=20)
     assert all("threads" not in e for e in single.meta["history"])
-
-
-@pytest.mark.slow
-def test_two_threads_learn() -> None:
-    rules = BackgammonRules.resolve(variant="classic")
-    start = start_board(rules)
-    net = Network.initial("classic", "gammons", 32, seed=7)
-    untrained = copy.deepcopy(net)
-    train_games(net, rules, start, 0, 300, 7, Hyper(hidden=32), threads=2)
-    head_to_head, se = mean_and_stderr(play_match(net, untrained, rules, start, 400, 5))
-    assert head_to_head - Z * se > 0
 
 
 def test_the_run_in_progress_in_training_resumes(tmp_path: Path) -> None:
