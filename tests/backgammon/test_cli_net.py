@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from aceydeucey.backgammon.board import standard_start
 from aceydeucey.backgammon.game import BackgammonGame
 from aceydeucey.backgammon.moves import legal_plays
-from aceydeucey.backgammon.net import Network
+from aceydeucey.backgammon.net import N_INPUTS_OF, Network
 from aceydeucey.backgammon.rules import BackgammonRules
 from aceydeucey.cli.app import app
 
@@ -308,8 +308,11 @@ def test_train_on_two_threads_records_them_and_refuses_none(tmp_path: Path) -> N
 
 
 def test_train_refuses_an_unknown_encoding_and_narrowing(tmp_path: Path) -> None:
-    for lang, words in (("en", "must be 1"), ("pt", "tem de ser 1")):
-        code, out = run("train", "backgammon", "--encoding", "3", "--lang", lang)
+    for lang, words in (
+        ("en", "or 3 (with more of them), not 4"),
+        ("pt", "ou 3 (com mais medidas), não 4"),
+    ):
+        code, out = run("train", "backgammon", "--encoding", "4", "--lang", lang)
         assert code == 2 and words in " ".join(out.split()), out
     Network.initial("classic", "gammons", 4, 1, encoding=2).save(tmp_path / "c2.npz")
     for lang, words in (("en", "never narrowed"), ("pt", "nunca reduzida")):
@@ -320,10 +323,19 @@ def test_train_refuses_an_unknown_encoding_and_narrowing(tmp_path: Path) -> None
         assert code == 2 and words in " ".join(out.split()), out
 
 
-def test_a_fresh_run_of_encoding_2(tmp_path: Path) -> None:
+@pytest.mark.parametrize("encoding", [2, 3])
+def test_a_fresh_run_of_a_later_encoding(tmp_path: Path, encoding: int) -> None:
     code, out = run(
         "train", "backgammon", "--variant", "classic", "--games", "4", "--hidden", "8",
-        "--encoding", "2", "--eval-every", "0", "--out", str(tmp_path / "f.npz"),
+        "--encoding", str(encoding), "--eval-every", "0", "--out", str(tmp_path / "f.npz"),
     )  # fmt: skip
     assert code == 0, out
-    assert Network.load(tmp_path / "f.npz").encoding == 2
+    assert Network.load(tmp_path / "f.npz").encoding == encoding
+
+
+def test_train_widens_a_network_of_encoding_2_to_3(tmp_path: Path) -> None:
+    old = Network.initial("classic", "gammons", 8, 1, encoding=2)
+    out, net = train_on(tmp_path, old, "en", "--encoding", "3")
+    assert "widened to encoding 3" in out
+    assert net.encoding == 3 and {"games": 7, "widened": [2, 3]} in net.meta["history"]
+    assert net.w1[N_INPUTS_OF[2] :].any()  # three games reached the new inputs' weights

@@ -1,5 +1,6 @@
-"""Encoding 2's hand-crafted figures (:mod:`aceydeucey.backgammon.features`) against a
-brute-force reference written from their definitions, on hand-made and random boards."""
+"""The hand-crafted figures of encodings 2 and 3 (:mod:`aceydeucey.backgammon.features`)
+against a brute-force reference written from their definitions, on hand-made and random
+boards."""
 
 from __future__ import annotations
 
@@ -9,7 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aceydeucey.backgammon.board import off_board_start, standard_start
-from aceydeucey.backgammon.features import N_EXTRA, NAMES, PER_SIDE
+from aceydeucey.backgammon.features import (
+    N_EXTRA,
+    N_EXTRA_3,
+    NAMES,
+    NAMES_3,
+    PER_SIDE,
+    PER_SIDE_3,
+)
 from aceydeucey.backgammon.generate import to_board
 from aceydeucey.backgammon.kernel import flip_board
 from aceydeucey.backgammon.net import N_INPUTS, N_INPUTS_OF, encode
@@ -97,16 +105,46 @@ def reference(x: list[int], y: list[int]) -> list[float]:
     ]
 
 
+def reference_3(x: list[int], y: list[int]) -> list[float]:
+    """Encoding 3's figures of side x against y, straight from the definitions."""
+    spare = [x[25]] + [x[p] - 2 if x[p] >= 2 else x[p] for p in range(1, 25)]
+    made_points = [p for p in range(1, 25) if x[p] >= 2]
+    ahead = [p for p in made_points if p >= 13]
+    theirs = [q for q in range(1, 26) if y[q] > 0]
+    m = 25 - max(theirs, default=0)
+    return [
+        sum((p - 1) * spare[p % 25] for p in range(1, 26)) / 100,
+        max(made_points, default=0) / 24,
+        (25 - min(ahead)) / 12 if ahead else 0.0,
+        sum(x[p] * (p - 6) * escapes(y, p) for p in range(7, 26)) / 3600,
+        sum(p * x[p] for p in range(1, m)) / 100,
+        sum(x[p] >= 2 for p in range(19, 25)) / 6,
+        sum(x[19:26]) / 15,
+    ]
+
+
 def figures(board: np.ndarray, flip: bool = False) -> np.ndarray:
+    """Encoding 2's figures of ``board`` (side to act's, then its opponent's)."""
     x = encode(board, flips=flip, encoding=2)[0]
     assert x.shape == (N_INPUTS_OF[2],)
     return x[N_INPUTS:]
+
+
+def figures_3(board: np.ndarray, flip: bool = False) -> np.ndarray:
+    """The figures encoding 3 adds (side to act's, then its opponent's); its first inputs
+    are encoding 2's, unchanged."""
+    x = encode(board, flips=flip, encoding=3)[0]
+    assert x.shape == (N_INPUTS_OF[3],) and N_INPUTS_OF[3] == N_INPUTS_OF[2] + N_EXTRA_3
+    assert np.array_equal(x[: N_INPUTS_OF[2]], encode(board, flips=flip, encoding=2)[0])
+    return x[N_INPUTS_OF[2] :]
 
 
 def check(board: np.ndarray) -> None:
     me, them = sides(board)
     want = reference(me, them) + reference(them, me)
     np.testing.assert_allclose(figures(board), want, rtol=0, atol=1e-12)
+    want_3 = reference_3(me, them) + reference_3(them, me)
+    np.testing.assert_allclose(figures_3(board), want_3, rtol=0, atol=1e-12)
 
 
 # -- boards ----------------------------------------------------------------------------------
@@ -156,6 +194,21 @@ def test_the_starting_position_by_hand() -> None:
     assert escapes(sides(to_board(standard_start()))[1], 24) == 24
     assert mine["prime"] == 1 / 6 and mine["home"] == 1 / 6
     assert mine["dance"] == 0 and mine["break_contact"] == 1.0  # 152 pips by definition
+    g = figures_3(to_board(standard_start()))
+    assert g[PER_SIDE_3:].tolist() == g[:PER_SIDE_3].tolist()
+    mine_3 = dict(zip(NAMES_3, g[:PER_SIDE_3], strict=True))
+    # spares: three on the 13 (12 pips each), one on the 8 (7), three on the 6 (5 each)
+    assert mine_3["timing"] == pytest.approx((3 * 12 + 7 + 3 * 5) / 100)
+    assert mine_3["back_anchor"] == 1.0  # the 24-point
+    assert mine_3["forward_anchor"] == 1.0  # the midpoint, 13: the most advanced there is
+    assert mine_3["free_pips"] == 0  # no checker is past the opponent's back checkers
+    assert mine_3["anchors"] == 1 / 6 and mine_3["back_checkers"] == 2 / 15
+    # outside home: the 24 (18 pips from home, 24 escaping rolls), 13 (7) and 8 (2)
+    them = sides(to_board(standard_start()))[1]
+    assert mine_3["mobility"] == pytest.approx(
+        (2 * 18 * 24 + 5 * 7 * escapes(them, 13) + 3 * 2 * escapes(them, 8)) / 3600
+    )
+    check(to_board(standard_start()))
 
 
 def test_a_lone_blot_in_direct_range() -> None:
@@ -232,12 +285,17 @@ def test_random_positions_match_the_reference(board: np.ndarray) -> None:
 @settings(max_examples=40, deadline=None)
 @given(random_boards(), st.integers(0, 1))
 def test_flipped_board_gives_the_same_inputs(board: np.ndarray, pending: int) -> None:
-    assert np.array_equal(
-        encode(board, flips=True, pendings=pending, encoding=2),
-        encode(flip_board(board), pendings=pending, encoding=2),
-    )
+    for encoding in (2, 3):
+        assert np.array_equal(
+            encode(board, flips=True, pendings=pending, encoding=encoding),
+            encode(flip_board(board), pendings=pending, encoding=encoding),
+        )
     # and the opponent's figures are the side to act's of the turned board
     f = figures(board)
     g = figures(flip_board(board))
     assert np.array_equal(f[:PER_SIDE], g[PER_SIDE:])
     assert np.array_equal(f[PER_SIDE:], g[:PER_SIDE])
+    f3 = figures_3(board)
+    g3 = figures_3(flip_board(board))
+    assert np.array_equal(f3[:PER_SIDE_3], g3[PER_SIDE_3:])
+    assert np.array_equal(f3[PER_SIDE_3:], g3[:PER_SIDE_3])

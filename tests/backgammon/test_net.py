@@ -151,7 +151,7 @@ def test_save_and_load_round_trip(tmp_path: Path) -> None:
     assert (back.outputs, back.variant, back.meta) == ("points", "acey-deucey", net.meta)
 
 
-@pytest.mark.parametrize("version", [0, 3, None, True])
+@pytest.mark.parametrize("version", [0, 4, None, True])
 def test_other_encoding_version_is_refused_with_its_code(tmp_path: Path, version: object) -> None:
     Network.initial("classic", "gammons", 8, seed=1).save(tmp_path / "n.npz")
     with np.load(tmp_path / "n.npz") as data:
@@ -164,7 +164,7 @@ def test_other_encoding_version_is_refused_with_its_code(tmp_path: Path, version
         Network.load(tmp_path / "old.npz")
     assert err.value.code == "bg.net.version"
     assert err.value.params["found"] == version
-    assert err.value.params["expected"] == "1, 2"
+    assert err.value.params["expected"] == "1, 2, 3"
     assert "versão" in err.value.render("pt")
 
 
@@ -288,39 +288,43 @@ def test_encoding_1_networks_evaluate_exactly_as_before(variant: str) -> None:
         assert np.array_equal(ev.best_replies(boards[::10], "roll", 0), ref[f"{variant}.replies"])
 
 
-def test_encoding_2_extends_encoding_1() -> None:
+@pytest.mark.parametrize("encoding", [2, 3])
+def test_each_encoding_extends_the_one_before(encoding: int) -> None:
     boards = sample_boards("classic", 3)
+    before = N_INPUTS_OF[encoding - 1]
     for flip in (False, True):
-        one = encode(boards, flips=flip)
-        two = encode(boards, flips=flip, encoding=2)
-        assert one.shape[1] == N_INPUTS and two.shape[1] == N_INPUTS_OF[2]
-        assert np.array_equal(two[:, :N_INPUTS], one)
-        assert np.count_nonzero(two[:, N_INPUTS:]) > 0
+        one = encode(boards, flips=flip, encoding=encoding - 1)
+        two = encode(boards, flips=flip, encoding=encoding)
+        assert one.shape[1] == before and two.shape[1] == N_INPUTS_OF[encoding]
+        assert np.array_equal(two[:, :before], one)
+        assert np.count_nonzero(two[:, before:]) > 0
 
 
 @pytest.mark.parametrize("flip", [False, True])
-def test_encoding_2_sparse_features_match_encode_and_the_dense_network(flip: bool) -> None:
+@pytest.mark.parametrize("encoding", [2, 3])
+def test_sparse_features_match_encode_and_the_dense_network(flip: bool, encoding: int) -> None:
     idx = np.zeros(MAX_ACTIVE, dtype=np.int64)
     val = np.zeros(MAX_ACTIVE, dtype=np.float64)
     boards = sample_boards("acey-deucey", 5)
     for board in boards[::4]:
-        n = features(board, flip, 0, idx, val, 2)
+        n = features(board, flip, 0, idx, val, encoding)
         assert list(idx[:n]) == sorted(set(idx[:n]))
-        dense = np.zeros(N_INPUTS_OF[2])
+        dense = np.zeros(N_INPUTS_OF[encoding])
         dense[idx[:n]] = val[:n]
-        assert np.array_equal(dense, encode(board, flips=flip, encoding=2)[0])
-    net = Network.initial("classic", "gammons", 24, seed=4, encoding=2)
+        assert np.array_equal(dense, encode(board, flips=flip, encoding=encoding)[0])
+    net = Network.initial("classic", "gammons", 24, seed=4, encoding=encoding)
     net.w1 *= 20
-    want = net.forward(encode(boards, flips=flip, encoding=2))
+    want = net.forward(encode(boards, flips=flip, encoding=encoding))
     np.testing.assert_allclose(net.evaluate(boards, flip, 0), want, rtol=1e-10)
 
 
-def test_encoding_2_round_trips_through_a_file(tmp_path: Path) -> None:
-    net = Network.initial("classic", "gammons", 16, seed=5, encoding=2)
+@pytest.mark.parametrize("encoding", [2, 3])
+def test_a_later_encoding_round_trips_through_a_file(tmp_path: Path, encoding: int) -> None:
+    net = Network.initial("classic", "gammons", 16, seed=5, encoding=encoding)
     net.meta = {"games": 3}
-    net.save(tmp_path / "n2.npz")
-    back = Network.load(tmp_path / "n2.npz")
-    assert back.encoding == 2 and back.w1.shape == (N_INPUTS_OF[2], 16)
+    net.save(tmp_path / "n.npz")
+    back = Network.load(tmp_path / "n.npz")
+    assert back.encoding == encoding and back.w1.shape == (N_INPUTS_OF[encoding], 16)
     for name in ("w1", "b1", "w2", "b2"):
         assert np.array_equal(getattr(back, name), getattr(net, name))
     boards = sample_boards("classic", 9)
@@ -341,6 +345,19 @@ def test_a_widened_network_evaluates_exactly_like_the_original() -> None:
             )
     # and it learns on the new inputs: they are not all zero in play
     assert np.count_nonzero(encode(sample_boards("classic", 21), encoding=2)[:, N_INPUTS:]) > 0
+
+
+def test_the_shipped_classic_network_widened_to_encoding_3_plays_as_before() -> None:
+    old = shipped("classic")  # encoding 2
+    wide = widen(old, 3)
+    assert wide.encoding == 3 and old.encoding == 2
+    assert not wide.w1[N_INPUTS_OF[2] :].any()
+    assert wide.meta["history"][-1] == {"games": old.meta["games"], "widened": [2, 3]}
+    boards = sample_boards("classic", 21)
+    for flip in (False, True):
+        assert np.array_equal(wide.evaluate(boards, flip, 0), old.evaluate(boards, flip, 0))
+    with pytest.raises(ValueError, match="cannot narrow"):
+        widen(wide, 2)
 
 
 def test_a_grown_network_evaluates_exactly_like_the_original() -> None:

@@ -1,4 +1,4 @@
-"""The hand-crafted inputs of encoding version 2 (GNU Backgammon style).
+"""The hand-crafted inputs of encodings 2 and 3 (GNU Backgammon style).
 
 Encoding 2 is encoding 1 (:mod:`.net`, 204 raw inputs) followed by :data:`N_EXTRA`
 inputs: :data:`PER_SIDE` figures of the side to act (inputs ``204 + k``), then the same
@@ -48,9 +48,34 @@ twice).  For side ``X`` (index ``k`` of :data:`NAMES`):
    enter: ``m = 0``), the sum over ``X``'s checkers on points ``p > m`` (the bar 25) of
    ``p - m``, / 152 (the figure of the starting position); 0 once contact is broken.
 
+Encoding 3 appends :data:`PER_SIDE_3` more figures of each side (the side to act's, then
+its opponent's, after encoding 2's), for the structure of contact positions that the
+figures above do not see: timing, anchors, mobility behind a blockade, the pips already
+free of contact and the back game (after GNU Backgammon's ``I_TIMING``,
+``I_BACK_ANCHOR``, ``I_FORWARD_ANCHOR``, ``I_MOBILITY``, ``I_FREEPIP``, ``I_BACKG``).
+With ``m`` as in ``break_contact`` (the point of ``X`` on which ``Y``'s rearmost checker
+stands, 0 when ``Y`` has any to enter) and ``E(p)`` the escaping rolls of
+``back_escapes`` for a checker on point ``p`` (the bar 25):
+
+8. ``timing``: the pips ``X``'s spare checkers can move before it must break a made
+   point: a checker is spare when it is on the bar, alone on a point, or beyond the
+   second on a point of ``X``'s; each counts the pips to ``X``'s 1-point (``p - 1``),
+   / 100.
+9. ``back_anchor``: ``X``'s rearmost made point ``p`` (1..24), ``p`` / 24; 0 when ``X``
+   has none.
+10. ``forward_anchor``: ``X``'s most advanced made point ``p`` in ``Y``'s half (``X``'s
+    points 13..24), ``(25 - p)`` / 12; 0 when ``X`` has none there.
+11. ``mobility``: over ``X``'s checkers outside its home board (points 7..25), the
+    pips each is from home (``p - 6``) times ``E(p)``, summed, / 3600.
+12. ``free_pips``: the pips of ``X``'s checkers past every checker of ``Y`` (points
+    below ``m``), / 100.
+13. ``anchors``: the points ``X`` has made in ``Y``'s home board (its 19..24), / 6.
+14. ``back_checkers``: ``X``'s checkers in ``Y``'s home board or to enter (its
+    19..25), / 15.
+
 :func:`extra_features` is called by :func:`.net.features` (the one encoder) for
-networks of encoding 2; :func:`side_figures` is its per-side core, which the tests
-hold against a brute-force reference.
+networks of encoding 2 and 3; :func:`side_figures` and :func:`side_figures_3` are its
+per-side core, which the tests hold against a brute-force reference.
 """
 
 from __future__ import annotations
@@ -60,7 +85,19 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-__all__ = ["NAMES", "N_EXTRA", "PER_SIDE", "extra_features", "side_counts", "side_figures"]
+__all__ = [
+    "NAMES",
+    "NAMES_3",
+    "N_EXTRA",
+    "N_EXTRA_3",
+    "PER_SIDE",
+    "PER_SIDE_3",
+    "extra_features",
+    "put",
+    "side_counts",
+    "side_figures",
+    "side_figures_3",
+]
 
 #: The figures of one side, in input order.
 NAMES = (
@@ -76,6 +113,19 @@ NAMES = (
 PER_SIDE = len(NAMES)
 #: Inputs encoding 2 adds to encoding 1: the side to act's figures, then its opponent's.
 N_EXTRA = 2 * PER_SIDE
+#: The figures encoding 3 adds to encoding 2's, of one side, in input order.
+NAMES_3 = (
+    "timing",
+    "back_anchor",
+    "forward_anchor",
+    "mobility",
+    "free_pips",
+    "anchors",
+    "back_checkers",
+)
+PER_SIDE_3 = len(NAMES_3)
+#: Inputs encoding 3 adds to encoding 2.
+N_EXTRA_3 = 2 * PER_SIDE_3
 
 
 @njit(cache=True)
@@ -253,23 +303,96 @@ def side_figures(x: Any, y: Any) -> tuple[float, float, float, float, float, flo
     )
 
 
+@njit(cache=True, inline="always")
+def _made_mask(y: Any) -> int:
+    """Bit ``q - 1`` set for each point ``q`` (1..24, ``Y``'s numbering) that ``Y`` made."""
+    made = 0
+    for q in range(1, 25):
+        if y[q] >= 2:
+            made |= 1 << (q - 1)
+    return made
+
+
 @njit(cache=True)
-def extra_features(board: Any, flip: bool, idx: Any, val: Any, n: int, first: int) -> int:
-    """The nonzero inputs of encoding 2's figures of ``board`` appended to ``idx``/``val``
-    from entry ``n`` (input numbers from ``first``: the side to act's figures, then its
-    opponent's); returns the new count.  ``board``, ``flip`` as :func:`.net.features`
-    takes them."""
+def side_figures_3(x: Any, y: Any) -> tuple[float, float, float, float, float, float, float]:
+    """The :data:`PER_SIDE_3` figures of side ``x`` against ``y`` (:func:`side_counts`
+    arrays), in the order of :data:`NAMES_3`."""
+    made = _made_mask(y)
+    spare = x[25] * 24
+    mobility = x[25] * 19 * _escapes(made, 25) if x[25] > 0 else 0
+    back_anchor = 0
+    forward_anchor = 0
+    anchors = 0
+    back = x[25]
+    for p in range(1, 25):
+        c = x[p]
+        if c == 0:
+            continue
+        spare += (p - 1) * (c - 2 if c >= 2 else c)
+        if p >= 7:
+            mobility += c * (p - 6) * _escapes(made, p)
+        if p >= 19:
+            back += c
+        if c >= 2:
+            back_anchor = p
+            if p >= 13 and forward_anchor == 0:
+                forward_anchor = 25 - p
+            if p >= 19:
+                anchors += 1
+    top = 25 if y[25] > 0 else 0
+    if top == 0:
+        for q in range(24, 0, -1):
+            if y[q] > 0:
+                top = q
+                break
+    m = 25 - top
+    free = 0
+    for p in range(1, m):
+        free += p * x[p]
+    return (
+        spare / 100.0,
+        back_anchor / 24.0,
+        forward_anchor / 12.0,
+        mobility / 3600.0,
+        free / 100.0,
+        anchors / 6.0,
+        back / 15.0,
+    )
+
+
+@njit(cache=True)
+def extra_features(
+    board: Any, flip: bool, idx: Any, val: Any, n: int, first: int, encoding: int
+) -> int:
+    """The nonzero inputs of the figures of ``encoding`` (2 or 3) of ``board`` appended to
+    ``idx``/``val`` from entry ``n`` (input numbers from ``first``: encoding 2's figures
+    of the side to act, then of its opponent, then encoding 3's the same way); returns
+    the new count.  ``board``, ``flip`` as :func:`.net.features` takes them."""
     counts = np.empty(52, dtype=np.int64)
     a = counts[:26]
     b = counts[26:]
     side_counts(board, flip, a, b)
+    k = first
     for side in range(2):
         figures = side_figures(a, b) if side == 0 else side_figures(b, a)
-        k = first + side * PER_SIDE
         for v in figures:
-            if v != 0.0:
-                idx[n] = k
-                val[n] = v
-                n += 1
+            n = put(idx, val, n, k, v)
             k += 1
+    if encoding >= 3:
+        for side in range(2):
+            more = side_figures_3(a, b) if side == 0 else side_figures_3(b, a)
+            for v in more:
+                n = put(idx, val, n, k, v)
+                k += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def put(idx: Any, val: Any, n: int, k: int, v: float) -> int:
+    """Input ``k`` of value ``v`` appended to the sparse ``idx``/``val`` at entry ``n``
+    when it is not zero; returns the new count."""
+    if v != 0.0:
+        idx[n] = k
+        val[n] = v
+        return n + 1
     return n

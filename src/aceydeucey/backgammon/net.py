@@ -5,8 +5,8 @@ double after a 1-2), seen from its side like the kernel's board
 (:mod:`aceydeucey.backgammon.kernel`).  One hidden layer of sigmoid units, sigmoid
 outputs; inference is NumPy, batched over every candidate play at once.
 
-Inputs (encoding 1: :data:`N_INPUTS`; encoding 2: :data:`N_INPUTS_OF` ``[2]``)
---------------------------------------------------------------------------
+Inputs (encoding 1: :data:`N_INPUTS`; encodings 2 and 3: :data:`N_INPUTS_OF`)
+----------------------------------------------------------------------------
 =============  ===================================================================
 index          meaning
 =============  ===================================================================
@@ -21,20 +21,25 @@ index          meaning
                too when it is played in full): the position *before* the named double
 201, 202       pip counts / 200 (bar and unentered count 25): mine, the opponent's
 203            1 in a pure race (no contact possible any more)
-204 .. 211     encoding 2 only: the side to act's hand-crafted figures
+204 .. 211     encodings 2 and 3: the side to act's hand-crafted figures
                (:mod:`.features`: shots, pip loss, back escapes, containment,
                prime, home board, dance, break-contact pips)
-212 .. 219     encoding 2 only: the same figures of the opponent
+212 .. 219     encodings 2 and 3: the same figures of the opponent
+220 .. 226     encoding 3 only: more figures of the side to act (timing, back and
+               forward anchor, mobility, free pips, anchors and checkers in the
+               opponent's home board)
+227 .. 233     encoding 3 only: the same figures of the opponent
 =============  ===================================================================
 
-Encoding 1 is the raw board (the shipped Acey-Deucey networks); encoding 2 adds
-GNU Backgammon style figures computed from it (:mod:`.features`).  A network's
-encoding is told by its input rows (``w1.shape[0]``: :data:`N_INPUTS_OF`), so the
-Numba kernels read it from the weights they are given (:func:`encoding_of`) and pass
-it to :func:`features`: a network of either encoding plays, trains and looks ahead
-through the same code, and two networks of different encodings can meet in a match.
-:func:`widen` turns an encoding-1 network into an encoding-2 one that evaluates every
-position exactly as before (zero weights on the new inputs), to go on training it;
+Encoding 1 is the raw board (the shipped Acey-Deucey networks); encodings 2 and 3 add
+GNU Backgammon style figures computed from it (:mod:`.features`), each extending the
+one before.  A network's encoding is told by its input rows (``w1.shape[0]``:
+:data:`N_INPUTS_OF`), so the Numba kernels read it from the weights they are given
+(:func:`encoding_of`) and pass it to :func:`features`: a network of any encoding plays,
+trains and looks ahead through the same code, and networks of different encodings can
+meet in a match.  :func:`widen` turns a network into one of a later encoding that
+evaluates every position exactly as before (zero weights on the new inputs), to go on
+training it;
 :func:`grow` gives a network more hidden units the same way (zero output weights).
 
 The side that rolls again (after a fully played named double, or natural
@@ -65,7 +70,7 @@ Weights
 and its metadata (encoding version, variant, output set, training figures); the
 trainer's checkpoints are the same files.  The package ships one per trained
 variant in ``backgammon/weights/<variant>.npz``; :func:`shipped` loads them.
-Files of encodings 1 and 2 are read; another encoding version is refused
+Files of encodings 1, 2 and 3 are read; another encoding version is refused
 (``bg.net.version``).
 
 The encoder (:func:`features`) and the network on its sparse inputs
@@ -89,7 +94,7 @@ import numpy as np
 from numba import njit
 
 from aceydeucey import kernels
-from aceydeucey.backgammon.features import N_EXTRA, extra_features
+from aceydeucey.backgammon.features import N_EXTRA, N_EXTRA_3, extra_features, put
 from aceydeucey.backgammon.kernel import generate_rows
 from aceydeucey.core.errors import ArgumentError, message
 
@@ -116,15 +121,16 @@ __all__ = [
 ]
 
 #: The newest version of the input encoding; every weights file records its own.
-ENCODING_VERSION = 2
-#: Inputs of encoding 1 (the raw board); encoding 2 adds the figures of :mod:`.features`.
+ENCODING_VERSION = 3
+#: Inputs of encoding 1 (the raw board); encodings 2 and 3 add the figures of :mod:`.features`.
 N_INPUTS = 204
-#: Inputs of each encoding version read (a network's encoding is told by its input rows).
-N_INPUTS_OF = {1: N_INPUTS, 2: N_INPUTS + N_EXTRA}
 N_INPUTS_2 = N_INPUTS + N_EXTRA
+N_INPUTS_3 = N_INPUTS_2 + N_EXTRA_3
+#: Inputs of each encoding version read (a network's encoding is told by its input rows).
+N_INPUTS_OF = {1: N_INPUTS, 2: N_INPUTS_2, 3: N_INPUTS_3}
 #: Most nonzero inputs a position can have (4 per occupied point, 30 points at most, + 12,
-#: + the figures of encoding 2).
-MAX_ACTIVE = 4 * 30 + 12 + N_EXTRA
+#: + the figures of encoding 3).
+MAX_ACTIVE = 4 * 30 + 12 + N_EXTRA + N_EXTRA_3
 
 I_BAR = 192
 I_OFF = 194
@@ -208,7 +214,8 @@ def output_set_of(scoring: str) -> OutputSpec:
 @njit(cache=True, inline="always")
 def encoding_of(w1: Any) -> int:
     """The input encoding of a network with first-layer weights ``w1`` (by its rows)."""
-    return 2 if w1.shape[0] == N_INPUTS_2 else 1
+    rows = w1.shape[0]
+    return 3 if rows == N_INPUTS_3 else 2 if rows == N_INPUTS_2 else 1
 
 
 @njit(cache=True)
@@ -217,8 +224,8 @@ def features(board: Any, flip: bool, pending: int, idx: Any, val: Any, encoding:
 
     ``board`` is from the side that has just moved when ``flip`` is true (its
     opponent acts next), else from the side about to act.  ``pending`` is 1 when
-    that side is to name the double after a 1-2.  ``encoding`` is 1 or 2 (2 adds the
-    figures of :func:`.features.extra_features`).  Indices increase.
+    that side is to name the double after a 1-2.  ``encoding`` is 1, 2 or 3 (2 and 3
+    add the figures of :func:`.features.extra_features`).  Indices increase.
     """
     n = 0
     pips_me = 0
@@ -266,32 +273,23 @@ def features(board: Any, flip: bool, pending: int, idx: Any, val: Any, encoding:
     un_op = board[26 + s_op]
     off_me = board[28 + s_me]
     off_op = board[28 + s_op]
-    n = _put(idx, val, n, I_BAR, bar_me / 2.0)
-    n = _put(idx, val, n, I_BAR + 1, bar_op / 2.0)
-    n = _put(idx, val, n, I_OFF, off_me / 15.0)
-    n = _put(idx, val, n, I_OFF + 1, off_op / 15.0)
-    n = _put(idx, val, n, I_UNENTERED, un_me / 15.0)
-    n = _put(idx, val, n, I_UNENTERED + 1, un_op / 15.0)
-    n = _put(idx, val, n, I_ANY_UNENTERED, 1.0 if un_me > 0 else 0.0)
-    n = _put(idx, val, n, I_ANY_UNENTERED + 1, 1.0 if un_op > 0 else 0.0)
-    n = _put(idx, val, n, I_PENDING, 1.0 if pending != 0 else 0.0)
+    n = put(idx, val, n, I_BAR, bar_me / 2.0)
+    n = put(idx, val, n, I_BAR + 1, bar_op / 2.0)
+    n = put(idx, val, n, I_OFF, off_me / 15.0)
+    n = put(idx, val, n, I_OFF + 1, off_op / 15.0)
+    n = put(idx, val, n, I_UNENTERED, un_me / 15.0)
+    n = put(idx, val, n, I_UNENTERED + 1, un_op / 15.0)
+    n = put(idx, val, n, I_ANY_UNENTERED, 1.0 if un_me > 0 else 0.0)
+    n = put(idx, val, n, I_ANY_UNENTERED + 1, 1.0 if un_op > 0 else 0.0)
+    n = put(idx, val, n, I_PENDING, 1.0 if pending != 0 else 0.0)
     pips_me += 25 * (bar_me + un_me)
     pips_op += 25 * (bar_op + un_op)
-    n = _put(idx, val, n, I_PIPS, pips_me / 200.0)
-    n = _put(idx, val, n, I_PIPS + 1, pips_op / 200.0)
+    n = put(idx, val, n, I_PIPS, pips_me / 200.0)
+    n = put(idx, val, n, I_PIPS + 1, pips_op / 200.0)
     race = bar_me + un_me + bar_op + un_op == 0 and back_me < front_op
-    n = _put(idx, val, n, I_RACE, 1.0 if race else 0.0)
-    if encoding == 2:
-        n = extra_features(board, flip, idx, val, n, N_INPUTS)
-    return n
-
-
-@njit(cache=True, inline="always")
-def _put(idx: Any, val: Any, n: int, i: int, v: float) -> int:
-    if v != 0.0:
-        idx[n] = i
-        val[n] = v
-        return n + 1
+    n = put(idx, val, n, I_RACE, 1.0 if race else 0.0)
+    if encoding >= 2:
+        n = extra_features(board, flip, idx, val, n, N_INPUTS, encoding)
     return n
 
 
@@ -497,8 +495,8 @@ def warm_up() -> None:
     from aceydeucey.backgammon.kernel import Generator, move_params
 
     boards = to_board(standard_start())[None, :]
-    encode(boards)
-    encode(boards, encoding=2)
+    for encoding in N_INPUTS_OF:
+        encode(boards, encoding=encoding)
     work = Generator().work_space
     for outputs, encoding in ((name, e) for name in OUTPUTS for e in N_INPUTS_OF):
         net = Network.initial("classic", outputs, 4, 0, encoding=encoding)
@@ -541,7 +539,7 @@ class Network:
         cls, variant: str, outputs: str, hidden: int, seed: int, *, encoding: int = 1
     ) -> Network:
         """Small random weights (uniform in ±0.1 for the hidden layer), from ``seed``, for
-        input ``encoding`` 1 or 2."""
+        input ``encoding`` 1, 2 or 3."""
         rng = np.random.default_rng(seed)
         n_out = OUTPUTS[outputs].size
         return cls(
@@ -563,8 +561,8 @@ class Network:
 
     @property
     def encoding(self) -> int:
-        """The input encoding version (1 or 2), told by the input rows of ``w1``."""
-        return 2 if self.w1.shape[0] == N_INPUTS_2 else 1
+        """The input encoding version (1, 2 or 3), told by the input rows of ``w1``."""
+        return int(encoding_of(self.w1))
 
     def forward(self, x: np.ndarray[Any, Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
         """Outputs of the input rows ``x`` (``(n, N_INPUTS_OF[encoding])``), each for the
@@ -614,7 +612,7 @@ class Network:
     @classmethod
     def load(cls, path: str | Path) -> Network:
         """The network saved in ``path``; ``bg.net.file`` if unreadable, ``bg.net.version``
-        if made for an input encoding other than 1 and 2."""
+        if made for an input encoding other than 1, 2 and 3."""
         try:
             with np.load(Path(path), allow_pickle=False) as data:
                 header = json.loads(str(data["header"]))
@@ -680,7 +678,7 @@ def average(networks: list[Network]) -> Network:
 
 
 def widen(net: Network, encoding: int = ENCODING_VERSION) -> Network:
-    """``net`` (encoding 1) as a network of ``encoding``: its weights on the inputs both
+    """``net`` as a network of the later ``encoding``: its weights on the inputs both
     share, zero weights on the new ones, so it evaluates every position exactly as
     before; the training state is kept (a resumed run goes on from its game count) and
     the change recorded in its history.  A network already of ``encoding`` is copied."""

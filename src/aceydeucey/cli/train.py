@@ -84,8 +84,9 @@ def backgammon_command(
         typer.Option(
             "--encoding",
             help="Input encoding: 1 the raw board (a fresh run's default), 2 with the"
-            " hand-crafted figures; with --resume, a network of encoding 1 is widened to 2"
-            " (it plays as before, then learns the new inputs).",
+            " hand-crafted figures, 3 with more of them; with --resume, a network of an"
+            " earlier encoding is widened to it (it plays as before, then learns the new"
+            " inputs).",
         ),
     ] = None,
     lam: Annotated[
@@ -143,7 +144,7 @@ def backgammon_command(
         fail(say("error.eval", every=eval_every, games=eval_games), lang=language)
     if resume is not None and seed is not None:
         fail(say("error.seed_with_resume"), lang=language)
-    if encoding is not None and encoding not in (1, 2):
+    if encoding is not None and encoding not in (1, 2, 3):
         fail(say("error.encoding", value=encoding), lang=language)
     learning = {"lam": lam, "alpha0": alpha0, "alpha_min": alpha_min, "tau": tau}
     given = {k: v for k, v in learning.items() if v is not None}
