@@ -231,6 +231,18 @@ def _hits(blots: int, blocks: int, sources: int, ybar: int, d1: int, d2: int) ->
     return max(best, _top(hit))
 
 
+@njit(cache=True, inline="always")
+def _contact_point(y: Any) -> int:
+    """``m``: the point of ``X`` on which ``Y``'s rearmost checker stands (``Y``'s point
+    ``q`` is ``X``'s ``25 - q``); 0 while ``Y`` has any to enter, 25 when it has none left."""
+    if y[25] > 0:
+        return 0
+    for q in range(24, 0, -1):
+        if y[q] > 0:
+            return 25 - q
+    return 25
+
+
 @njit(cache=True)
 def side_figures(x: Any, y: Any) -> tuple[float, float, float, float, float, float, float, float]:
     """The :data:`PER_SIDE` figures of side ``x`` against ``y`` (:func:`side_counts`
@@ -286,8 +298,7 @@ def side_figures(x: Any, y: Any) -> tuple[float, float, float, float, float, flo
     closed = 0
     for q in range(6):
         closed += made >> q & 1
-    back = 25 if y[25] > 0 else _top(sources)
-    m = 25 - back
+    m = _contact_point(y)
     pips = 0
     for p in range(m + 1, 26):
         pips += x[p] * (p - m)
@@ -319,7 +330,7 @@ def side_figures_3(x: Any, y: Any) -> tuple[float, float, float, float, float, f
     arrays), in the order of :data:`NAMES_3`."""
     made = _made_mask(y)
     spare = x[25] * 24
-    mobility = x[25] * 19 * _escapes(made, 25) if x[25] > 0 else 0
+    mobility = x[25] * 19 * _escapes(made, 25)
     back_anchor = 0
     forward_anchor = 0
     anchors = 0
@@ -339,13 +350,7 @@ def side_figures_3(x: Any, y: Any) -> tuple[float, float, float, float, float, f
                 forward_anchor = 25 - p
             if p >= 19:
                 anchors += 1
-    top = 25 if y[25] > 0 else 0
-    if top == 0:
-        for q in range(24, 0, -1):
-            if y[q] > 0:
-                top = q
-                break
-    m = 25 - top
+    m = _contact_point(y)
     free = 0
     for p in range(1, m):
         free += p * x[p]
