@@ -366,9 +366,10 @@ def test_a_grown_network_evaluates_exactly_like_the_original() -> None:
     assert big.hidden == old.hidden + 24 and big.w2.shape == (old.hidden + 24, old.w2.shape[1])
     assert np.array_equal(big.w1[:, : old.hidden], old.w1) and not big.w2[old.hidden :].any()
     assert big.w1[:, old.hidden :].any()  # the new units see the board: they can learn
-    assert big.meta["history"][-1] == {"games": old.meta["games"], "grown": [128, 152]}
-    assert big.meta["hyper"]["hidden"] == 152 and old.meta["hyper"]["hidden"] == 128
-    assert np.array_equal(grow(old, 152, seed=5).w1, big.w1)  # drawn from the seed
+    wider = old.hidden + 24
+    assert big.meta["history"][-1] == {"games": old.meta["games"], "grown": [old.hidden, wider]}
+    assert big.meta["hyper"]["hidden"] == wider and old.meta["hyper"]["hidden"] == old.hidden
+    assert np.array_equal(grow(old, wider, seed=5).w1, big.w1)  # drawn from the seed
     for flip, pending in ((False, 0), (True, 0)):
         boards = sample_boards("classic", 21)
         assert np.allclose(
