@@ -11,6 +11,14 @@ Two steps, each a command (docs/bots.md has the figures of the run tried):
 ``fit NET OUT LABELS... --lr A --epochs E``
     fits NET's outputs to the targets (squared error, Adam, batches of 256, 5 % held out
     and its error printed after each epoch) and writes the network to OUT.
+``siblings NET OUT --games G --seed S [--top K]``
+    the decisions of G games of NET against itself in contact positions: for each, the
+    best K plays by 2-ply (``net2``'s ranking), each labelled two rolls deep (what ``net3``
+    reads), from the side to roll next. Writes ``boards`` (the mover's side, to be read
+    flipped), ``targets`` and ``groups`` (the decision of each row).
+``fit ... --centered W``
+    with labels of ``siblings``: adds W times the squared error of each play's equity
+    less its decision's mean (what ranks the plays), beside the outputs' squared error.
 
 Measure the result against NET with ``benchmarks/bench_networks.py OUT NET``.
 """
@@ -63,15 +71,80 @@ def label(args: argparse.Namespace) -> None:
     print(f"{len(boards)} positions; mean |network - look-ahead| by output: {gap.round(4)}")
 
 
+def _contact(board: np.ndarray[Any, Any]) -> bool:
+    """Whether some checker of the mover is behind one of the opponent's."""
+    mine = np.flatnonzero(board[:24] > 0)
+    theirs = np.flatnonzero(board[:24] < 0)
+    mine_back = 24 if board[24] or board[26] else (int(mine.max()) if mine.size else -1)
+    theirs_back = -1 if board[25] or board[27] else (int(theirs.min()) if theirs.size else 24)
+    return mine_back > theirs_back
+
+
+def siblings(args: argparse.Namespace) -> None:
+    from aceydeucey.backgammon.board import CHECKERS
+    from aceydeucey.backgammon.generate import position_of_board
+
+    net = Network.load(args.net)
+    rules = BackgammonRules.resolve(variant=net.variant)
+    evaluator = Evaluator(rules, net)
+    boards: list[Any] = []
+    targets: list[Any] = []
+    groups: list[int] = []
+    start = time.perf_counter()
+    decision = 0
+    for game in range(args.games):
+        _, events = trace_game(net, rules, args.seed, first_game=game)
+        for row in events[events[:, 0] == TRACE_ROLL]:
+            board = row[4 : 4 + SLOTS].astype(np.int8)
+            if not _contact(board):
+                continue
+            d1, d2 = int(row[2]), int(row[3])
+            dice = (d1,) * 4 if d1 == d2 else (d1, d2)
+            ranked = evaluator._rank0(position_of_board(board.tobytes()), dice, "roll", 0)
+            if len(ranked.ranking) < 2 or not ranked.flip:
+                continue
+            ranked = evaluator._deepen(ranked)
+            top = [r for r in ranked.ranking[: args.top] if ranked.boards[r, 28] != CHECKERS]
+            if len(top) < 2:
+                continue
+            boards.append(ranked.boards[top])
+            targets.append(evaluator.before_roll_many(ranked.flipped[top], 0))
+            groups.extend([decision] * len(top))
+            decision += 1
+        if game % 20 == 19 or game == args.games - 1:
+            np.savez(
+                args.out,
+                boards=np.concatenate(boards),
+                targets=np.concatenate(targets),
+                groups=np.array(groups),
+            )
+            print(f"game {game + 1}: {decision} decisions ({time.perf_counter() - start:.0f} s)")
+
+
 def fit(args: argparse.Namespace) -> None:
     net = Network.load(args.net)
     data = [np.load(name) for name in args.labels]
     boards = np.concatenate([d["boards"] for d in data])
-    x = encode(boards, False, 0, encoding=net.encoding).astype(np.float32)
+    flipped = "groups" in data[0]  # siblings: the plays' boards, read by the other side
+    x = encode(boards, flipped, 0, encoding=net.encoding).astype(np.float32)
     t = np.concatenate([d["targets"] for d in data]).astype(np.float32)
     rng = np.random.default_rng(0)
-    order = rng.permutation(len(x))
-    held, train = order[: len(x) // 20], order[len(x) // 20 :]
+    if flipped:  # hold out and shuffle whole decisions
+        offset, parts = 0, []
+        for d in data:
+            parts.append(d["groups"] + offset)
+            offset = int(parts[-1].max()) + 1
+        group = np.concatenate(parts)
+        starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+        bounds = list(zip(starts, np.r_[starts[1:], len(group)], strict=True))
+        picks = rng.permutation(len(bounds))
+        cut = len(bounds) // 20
+        held = np.concatenate([np.arange(*bounds[i]) for i in picks[:cut]])
+        train_groups = [bounds[i] for i in picks[cut:]]
+    else:
+        order = rng.permutation(len(x))
+        held, train = order[: len(x) // 20], order[len(x) // 20 :]
+    coef = np.array(net.spec.coef, dtype=np.float32)
     params = [a.astype(np.float32) for a in (net.w1, net.b1, net.w2, net.b2)]
     first = [np.zeros_like(p) for p in params]
     second = [np.zeros_like(p) for p in params]
@@ -80,17 +153,35 @@ def fit(args: argparse.Namespace) -> None:
         hidden = 1.0 / (1.0 + np.exp(-(rows @ params[0] + params[1])))
         return hidden, 1.0 / (1.0 + np.exp(-(hidden @ params[2] + params[3])))
 
-    def error(rows: Any) -> float:
-        return float(((forward(x[rows])[1] - t[rows]) ** 2).mean())
+    def centered(rows: Any, out: Any) -> Any:
+        """Each row's equity error less its decision's mean error."""
+        gap = (out - t[rows]) @ coef
+        ids = np.unique(group[rows], return_inverse=True)[1]
+        mean = np.bincount(ids, gap) / np.bincount(ids)
+        return gap - mean[ids]
 
-    print(f"{len(x)} positions; held-out squared error {error(held):.3e}")
+    def error(rows: Any) -> str:
+        out = forward(x[rows])[1]
+        text = f"{float(((out - t[rows]) ** 2).mean()):.3e}"
+        if flipped:
+            text += f", centered equity {float((centered(rows, out) ** 2).mean()):.3e}"
+        return text
+
+    print(f"{len(x)} positions; held-out squared error {error(held)}")
     step = 0
     for epoch in range(args.epochs):
-        rng.shuffle(train)
+        if flipped:
+            picked = rng.permutation(len(train_groups))
+            train = np.concatenate([np.arange(*train_groups[i]) for i in picked])
+        else:
+            rng.shuffle(train)
         for i in range(0, len(train), 256):
             rows = train[i : i + 256]
             hidden, out = forward(x[rows])
-            d_out = (out - t[rows]) * out * (1.0 - out) * (2.0 / len(rows))
+            d_out = (out - t[rows]) * (2.0 / len(rows))
+            if flipped and args.centered:
+                d_out += np.outer(centered(rows, out), coef) * (2.0 * args.centered / len(rows))
+            d_out *= out * (1.0 - out)
             d_hidden = d_out @ params[2].T * hidden * (1.0 - hidden)
             grads = (x[rows].T @ d_hidden, d_hidden.sum(0), hidden.T @ d_out, d_out.sum(0))
             step += 1
@@ -100,9 +191,12 @@ def fit(args: argparse.Namespace) -> None:
                 v *= 0.999
                 v += 0.001 * g * g
                 p -= args.lr * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
-        print(f"epoch {epoch + 1}: held-out squared error {error(held):.3e}")
+        print(f"epoch {epoch + 1}: held-out squared error {error(held)}")
     w1, b1, w2, b2 = (p.astype(np.float64) for p in params)
-    meta = {**net.meta, "lookahead_targets": {"lr": args.lr, "epochs": args.epochs}}
+    meta = {
+        **net.meta,
+        "lookahead_targets": {"lr": args.lr, "epochs": args.epochs, "centered": args.centered},
+    }
     Network(w1, b1, w2, b2, outputs=net.outputs, variant=net.variant, meta=meta).save(args.out)
     print(f"written: {args.out}")
 
@@ -123,8 +217,15 @@ def main() -> None:
     two.add_argument("labels", nargs="+")
     two.add_argument("--lr", type=float, default=1e-4)
     two.add_argument("--epochs", type=int, default=2)
+    two.add_argument("--centered", type=float, default=0.0)
+    three = steps.add_parser("siblings")
+    three.add_argument("net")
+    three.add_argument("out")
+    three.add_argument("--games", type=int, default=1_000)
+    three.add_argument("--seed", type=int, default=1)
+    three.add_argument("--top", type=int, default=3)
     args = parser.parse_args()
-    (label if args.step == "label" else fit)(args)
+    {"label": label, "fit": fit, "siblings": siblings}[args.step](args)
 
 
 if __name__ == "__main__":
