@@ -71,18 +71,10 @@ def label(args: argparse.Namespace) -> None:
     print(f"{len(boards)} positions; mean |network - look-ahead| by output: {gap.round(4)}")
 
 
-def _contact(board: np.ndarray[Any, Any]) -> bool:
-    """Whether some checker of the mover is behind one of the opponent's."""
-    mine = np.flatnonzero(board[:24] > 0)
-    theirs = np.flatnonzero(board[:24] < 0)
-    mine_back = 24 if board[24] or board[26] else (int(mine.max()) if mine.size else -1)
-    theirs_back = -1 if board[25] or board[27] else (int(theirs.min()) if theirs.size else 24)
-    return mine_back > theirs_back
-
-
 def siblings(args: argparse.Namespace) -> None:
     from aceydeucey.backgammon.board import CHECKERS
     from aceydeucey.backgammon.generate import position_of_board
+    from aceydeucey.backgammon.pubeval import is_race
 
     net = Network.load(args.net)
     rules = BackgammonRules.resolve(variant=net.variant)
@@ -95,12 +87,12 @@ def siblings(args: argparse.Namespace) -> None:
     for game in range(args.games):
         _, events = trace_game(net, rules, args.seed, first_game=game)
         for row in events[events[:, 0] == TRACE_ROLL]:
-            board = row[4 : 4 + SLOTS].astype(np.int8)
-            if not _contact(board):
+            position = position_of_board(row[4 : 4 + SLOTS].astype(np.int8).tobytes())
+            if is_race(position):
                 continue
             d1, d2 = int(row[2]), int(row[3])
             dice = (d1,) * 4 if d1 == d2 else (d1, d2)
-            ranked = evaluator._rank0(position_of_board(board.tobytes()), dice, "roll", 0)
+            ranked = evaluator._rank0(position, dice, "roll", 0)
             if len(ranked.ranking) < 2 or not ranked.flip:
                 continue
             ranked = evaluator._deepen(ranked)
