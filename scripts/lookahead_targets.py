@@ -16,6 +16,11 @@ Two steps, each a command (docs/bots.md has the figures of the run tried):
     best K plays by 2-ply (``net2``'s ranking), each labelled two rolls deep (what ``net3``
     reads), from the side to roll next. Writes ``boards`` (the mover's side, to be read
     flipped), ``targets`` and ``groups`` (the decision of each row).
+``siblings ... --teacher rollout [--trials T] [--plies P]``
+    labels each of those plays by a truncated rollout of NET's own 0-ply play instead
+    (``Evaluator.rollout``): T games from the play's result (the first roll of game ``i`` is
+    the ordered roll ``i mod 36``), P plies each, then NET's 0-ply value, the luck of each
+    roll taken out (variance reduction), the same dice for every play of a decision.
 ``fit ... --centered W``
     with labels of ``siblings``: adds W times the squared error of each play's equity
     less its decision's mean (what ranks the plays), beside the outputs' squared error.
@@ -100,10 +105,19 @@ def siblings(args: argparse.Namespace) -> None:
             if len(top) < 2:
                 continue
             boards.append(ranked.boards[top])
-            targets.append(evaluator.before_roll_many(ranked.flipped[top], 0))
+            if args.teacher == "rollout":  # the same dice for every play of the decision
+                seed = args.seed * 1_000_000 + decision
+                targets.append(
+                    [
+                        evaluator.rollout(ranked.flipped[r], args.trials, args.plies, seed).mean(0)
+                        for r in top
+                    ]
+                )
+            else:
+                targets.append(evaluator.before_roll_many(ranked.flipped[top], 0))
             groups.extend([decision] * len(top))
             decision += 1
-        if game % 20 == 19 or game == args.games - 1:
+        if boards:  # after every game: a stop loses at most the game under way
             np.savez(
                 args.out,
                 boards=np.concatenate(boards),
@@ -216,6 +230,9 @@ def main() -> None:
     three.add_argument("--games", type=int, default=1_000)
     three.add_argument("--seed", type=int, default=1)
     three.add_argument("--top", type=int, default=3)
+    three.add_argument("--teacher", choices=("look", "rollout"), default="look")
+    three.add_argument("--trials", type=int, default=36)
+    three.add_argument("--plies", type=int, default=10)
     args = parser.parse_args()
     {"label": label, "fit": fit, "siblings": siblings}[args.step](args)
 

@@ -29,6 +29,8 @@ the last checker is worth the game's result exactly.
   one-roll look (GNU Backgammon's 2-ply, eXtreme Gammon's 3-ply).  A filter in
   stages, as those engines filter: 0-ply for every play, 2-ply for the few, 3-ply
   for the best of those.
+* **Rollouts** (:meth:`Evaluator.rollout`): games played on from a position by the
+  0-ply bot for a few plies, the luck of each roll taken out.
 
 Races in which both sides are home are valued exactly from the one-sided bear-off table
 (:mod:`.bearoff`) when it is built for these rules (``aceydeucey bearoff build``), rather
@@ -90,6 +92,8 @@ HANDS: dict[str, tuple[tuple[int, ...], ...]] = {
 }
 #: The rolls' weights (out of 36), in the order of :data:`ROLLS`.
 _WEIGHTS = np.array([weight for _, _, weight in ROLLS], dtype=np.float64)
+#: The 36 ordered rolls, as indexes into :data:`ROLLS`.
+_ORDERED = np.array([i for i, (_, _, weight) in enumerate(ROLLS) for _ in range(weight)])
 #: Scoring codes of the kernel (:func:`.net.best_replies`).
 _SCORING = {"per_checker": 0, "single": 1}
 
@@ -344,6 +348,48 @@ class Evaluator:
             np.einsum("r,kro->ko", _WEIGHTS, best) / 36.0
         )
         return result
+
+    def rollout(
+        self, board: np.ndarray[Any, Any], trials: int = 36, plies: int = 10, seed: int = 0
+    ) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """Truncated rollouts of ``board`` before its roll: each trial's outputs (``(trials,
+        outputs)``) for the side on roll, their mean the rollout's estimate.
+
+        Each trial plays on for ``plies`` plies, both sides taking their best 0-ply play of
+        the roll drawn, and is valued by the outputs after its last ply at 0-ply, less the
+        luck of every roll on the way: the outputs of the roll drawn, less their mean over
+        the 21 rolls (variance reduction, as GNU Backgammon's rollouts do; the luck has
+        mean zero, so the estimate keeps its mean and sheds most of its spread). A trial
+        stops early where the game ends, where the mover acts again (a named double, an
+        extra roll) or where a race is valued from the bear-off table. Trial ``i`` opens
+        with the ordered roll ``i mod 36`` (36 trials see each first roll once), the
+        later rolls drawn from ``seed``: rollouts of the same seed see the same dice.
+        One call of :meth:`best_replies`'s kernel a ply for all the trials still going.
+        """
+        spec = self.spec
+        dice = np.random.default_rng(seed).integers(0, 36, size=(trials, plies))
+        dice[:, 0] = np.arange(trials) % 36
+        boards = np.repeat(np.asarray(board, dtype=np.int8)[None, :], trials, axis=0)
+        values = np.zeros((trials, spec.size))
+        alive = np.arange(trials)
+        ours = True  # whether the side to move is the one the values are for
+        for ply in range(plies):
+            best, chosen, deeper = self._replies(boards[alive], "roll", 0, keep=True)
+            if not ours:
+                best = spec.flip(best)
+            rows = np.arange(len(alive))
+            roll = _ORDERED[dice[alive, ply]]
+            got = best[rows, roll]
+            values[alive] += np.einsum("r,kro->ko", _WEIGHTS, best) / 36.0 - got
+            going = deeper[rows, roll] & (ply < plies - 1)
+            values[alive[~going]] += got[~going]
+            for k in np.flatnonzero(going):
+                boards[alive[k]] = kernel.flip_board(chosen[k, roll[k]])
+            alive = alive[going]
+            ours = not ours
+            if not alive.size:
+                break
+        return values
 
     def lookahead(
         self, board: np.ndarray[Any, Any], pending: int, chain: int
