@@ -1,12 +1,12 @@
 """Where a classic bot loses to GNU Backgammon: gnubg's equity loss of its checker plays, by phase.
 
-Run: ``python benchmarks/bench_phases.py [--bot net|net2] [--games N] [--seed S]``
-(default ``net``, 200 games, seed 2026).  The bot plays GNU Backgammon's 0-ply
-(``tests/backgammon/gnubg_bot.py``) with duplicate dice, as in ``bench_networks.py
---versus gnubg``; at each of the bot's checker plays with a choice, every legal play is
-valued by gnubg's 0-ply (cubeless money equity of the result, the opponent on roll; a play
-that bears off the last checker by the points it wins) and the bot's play is charged the
-difference from the best.  The decisions are split into
+Run: ``python benchmarks/bench_phases.py [--bot net|net2] [--games N] [--seed S]
+[--teachers K [--trials T] [--plies P]]`` (default ``net``, 200 games, seed 2026).  The
+bot plays GNU Backgammon's 0-ply (``tests/backgammon/gnubg_bot.py``) with duplicate dice,
+as in ``bench_networks.py --versus gnubg``; at each of the bot's checker plays with a
+choice, every legal play is valued by gnubg's 0-ply (cubeless money equity of the result,
+the opponent on roll; a play that bears off the last checker by the points it wins) and
+the bot's play is charged the difference from the best.  The decisions are split into
 contact and race (pubeval's test: no checker of either side behind the other's rearmost).
 
 Prints, for each phase: the decisions, the mean loss a decision, the loss a game (per game
@@ -14,6 +14,14 @@ of the bot), and the decisions over GNU Backgammon's thresholds for a doubtful p
 (0.04), an error (0.08) and a blunder (0.16).  The judge is the opponent itself, so the
 figures say where the bot's plays differ from gnubg's in gnubg's own eyes, not how much
 each costs in truth; they point at the phase a better network must play better.
+
+``--teachers K`` then asks which teacher could show the network its errors: in the first
+K contact decisions where gnubg charges the bot's play more than 0.04, the bot's play and
+gnubg's are each valued, from the mover's side, by the network at 0-ply, two rolls deep
+(``Evaluator.before_roll_many``, what ``net3`` reads) and by a truncated rollout of the
+network's own 0-ply play (``Evaluator.rollout``, T trials of P plies, the same dice for
+both plays). Prints how often each prefers gnubg's play, the decisions where the
+rollouts' difference is over two standard errors either way, and the mean difference.
 """
 
 from __future__ import annotations
@@ -25,6 +33,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the gnubg adapter lives beside the tests
 
@@ -33,7 +43,7 @@ from tests.backgammon.gnubg_bot import GnubgBot, equity  # noqa: E402
 from aceydeucey.backgammon.board import CHECKERS, Position  # noqa: E402
 from aceydeucey.backgammon.bots import Net2Bot, NetBot, play_result, position_of  # noqa: E402
 from aceydeucey.backgammon.cube import default_cube_choice  # noqa: E402
-from aceydeucey.backgammon.evaluator import points_won  # noqa: E402
+from aceydeucey.backgammon.evaluator import Evaluator, points_won  # noqa: E402
 from aceydeucey.backgammon.generate import to_board  # noqa: E402
 from aceydeucey.backgammon.pubeval import is_race  # noqa: E402
 from aceydeucey.core.chance import Duplicate  # noqa: E402
@@ -53,8 +63,12 @@ def worth(result: Position) -> float:
     return -equity(result.flip())
 
 
-def judged(bot: type[NetBot], tally: dict[str, list[float]]) -> type[NetBot]:
-    """``bot`` charging each of its checker plays gnubg's loss, into ``tally[phase]``."""
+def judged(
+    bot: type[NetBot], tally: dict[str, list[float]], disputed: list[tuple[Position, str, str]]
+) -> type[NetBot]:
+    """``bot`` charging each of its checker plays gnubg's loss, into ``tally[phase]``; its
+    contact plays that gnubg charges more than 0.04 go to ``disputed`` (the position, the
+    bot's play, gnubg's)."""
 
     class Judged(bot):
         def act(self, observation: dict[str, Any]) -> str:
@@ -64,8 +78,12 @@ def judged(bot: type[NetBot], tally: dict[str, list[float]]) -> type[NetBot]:
                 return choice
             position = position_of(observation)
             value = {text: worth(play_result(position, text)) for text in legal}
-            loss = max(value.values()) - value[choice]
-            tally["race" if is_race(position) else "contact"].append(loss)
+            best = max(value, key=value.__getitem__)
+            loss = value[best] - value[choice]
+            race = is_race(position)
+            tally["race" if race else "contact"].append(loss)
+            if not race and loss > THRESHOLDS[0][1]:
+                disputed.append((position, choice, best))
             return choice
 
     return Judged
@@ -76,9 +94,13 @@ def main() -> None:
     parser.add_argument("--bot", choices=("net", "net2"), default="net")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--teachers", type=int, default=0)
+    parser.add_argument("--trials", type=int, default=72)
+    parser.add_argument("--plies", type=int, default=10)
     args = parser.parse_args()
     tally: dict[str, list[float]] = defaultdict(list)
-    bot = judged(Net2Bot if args.bot == "net2" else NetBot, tally)
+    disputed: list[tuple[Position, str, str]] = []
+    bot = judged(Net2Bot if args.bot == "net2" else NetBot, tally, disputed)
     game = load_game("backgammon", variant="classic")
     start = time.perf_counter()
     pairs = max(1, args.games // 2)
@@ -106,6 +128,53 @@ def main() -> None:
             f"  {sum(losses) / games:.3f} a game  {marks}"
         )
     print(f"  [{time.perf_counter() - start:.0f} s]")
+    if args.teachers:
+        teachers(disputed[: args.teachers], args.trials, args.plies)
+
+
+def teachers(disputed: list[tuple[Position, str, str]], trials: int, plies: int) -> None:
+    """How often each teacher prefers gnubg's play where the bot's differs (``--teachers``)."""
+    evaluator = Evaluator(load_game("backgammon", variant="classic").rules)
+    start = time.perf_counter()
+    prefer: dict[str, int] = defaultdict(int)
+    gaps: dict[str, list[float]] = defaultdict(list)
+    clear = [0, 0]  # rollouts: gnubg's play better by two standard errors, the bot's
+    for seed, (position, mine, theirs) in enumerate(disputed):
+        worth: dict[str, list[Any]] = defaultdict(list)
+        for text in (mine, theirs):
+            result = play_result(position, text)
+            if result.off[0] == CHECKERS:
+                break  # a play that wins: no teacher needed
+            board = to_board(result.flip())[None, :]
+            trial = -evaluator.equity(evaluator.rollout(board[0], trials, plies, seed))
+            worth["0-ply"].append(-float(evaluator.equity(evaluator.net.evaluate(board))[0]))
+            worth["two rolls"].append(
+                -float(evaluator.equity(evaluator.before_roll_many(board))[0])
+            )
+            worth["rollout"].append(trial)
+        else:
+            for name, (a, b) in worth.items():
+                gap = float(np.mean(b) - np.mean(a))
+                prefer[name] += gap > 0
+                gaps[name].append(gap)
+            diff = worth["rollout"][1] - worth["rollout"][0]
+            se = float(diff.std()) / np.sqrt(len(diff))
+            clear[0] += float(diff.mean()) > 2 * se
+            clear[1] += float(diff.mean()) < -2 * se
+    n = len(gaps["rollout"])
+    print(
+        f"Teachers on {n:,} contact decisions where gnubg charges the bot's play over"
+        f" {THRESHOLDS[0][1]} (rollouts: {trials} trials of {plies} plies):"
+    )
+    for name in ("0-ply", "two rolls", "rollout"):
+        print(
+            f"  {name:9} prefers gnubg's play in {100 * prefer[name] / max(n, 1):5.1f} %"
+            f"  (mean gain of gnubg's play {np.mean(gaps[name]):+.4f})"
+        )
+    print(
+        f"  rollouts: gnubg's play better by over two standard errors in {clear[0]:,},"
+        f" the bot's in {clear[1]:,}  [{time.perf_counter() - start:.0f} s]"
+    )
 
 
 if __name__ == "__main__":
