@@ -7,7 +7,9 @@ as in ``bench_networks.py --versus gnubg``; at each of the bot's checker plays w
 choice, every legal play is valued by gnubg's 0-ply (cubeless money equity of the result,
 the opponent on roll; a play that bears off the last checker by the points it wins) and
 the bot's play is charged the difference from the best.  The decisions are split into
-contact and race (pubeval's test: no checker of either side behind the other's rearmost).
+contact and race (pubeval's test: no checker of either side behind the other's rearmost),
+and the contact decisions also by kind (:func:`kinds`: back games, back checkers, the bar,
+crashed boards, the race lead), a decision in every kind it is.
 
 Prints, for each phase: the decisions, the mean loss a decision, the loss a game (per game
 of the bot), and the decisions over GNU Backgammon's thresholds for a doubtful play
@@ -63,6 +65,32 @@ def worth(result: Position) -> float:
     return -equity(result.flip())
 
 
+def kinds(position: Position) -> list[str]:
+    """The kinds of contact position ``position`` is (the mover's side first)."""
+    own = [max(n, 0) for n in position.points]
+    theirs = [max(-n, 0) for n in reversed(position.points)]
+    back = sum(own[18:]) + position.bar[0]
+    found = []
+    if sum(n >= 2 for n in own[18:]) >= 2:
+        found.append("two anchors or more in the opponent's home")
+    if back >= 4:
+        found.append("four back checkers or more")
+    if position.bar[0] or position.bar[1]:
+        found.append("a checker on the bar")
+    if crashed(own, position.off[0]) or crashed(theirs, position.off[1]):
+        found.append("a crashed board")
+    lead = position.pip_counts()[1] - position.pip_counts()[0]
+    found.append("race lead over 20" if lead > 20 else "behind by over 20" if lead < -20 else "")
+    return [name for name in found if name]
+
+
+def crashed(points: list[int], off: int) -> bool:
+    """A side with six checkers or fewer left in play, its ace and deuce points' extra
+    checkers aside (after GNU Backgammon's crashed class)."""
+    left = CHECKERS - off - max(points[0] - 1, 0)
+    return left <= 6 or (points[0] > 1 and left - max(points[1] - 1, 0) <= 6)
+
+
 def judged(
     bot: type[NetBot], tally: dict[str, list[float]], disputed: list[tuple[Position, str, str]]
 ) -> type[NetBot]:
@@ -82,6 +110,8 @@ def judged(
             loss = value[best] - value[choice]
             race = is_race(position)
             tally["race" if race else "contact"].append(loss)
+            for name in () if race else kinds(position):
+                tally[name].append(loss)
             if not race and loss > THRESHOLDS[0][1]:
                 disputed.append((position, choice, best))
             return choice
@@ -116,7 +146,9 @@ def main() -> None:
         f"{args.bot} against GNU Backgammon 0-ply, classic, {games:,} games (duplicate dice,"
         f" seed {args.seed}); gnubg's equity loss of {args.bot}'s checker plays:"
     )
-    for phase in ("contact", "race"):
+    phases = ("contact", "race", *sorted(set(tally) - {"contact", "race"}))
+    width = max(map(len, phases))
+    for phase in phases:
         losses = tally[phase]
         marks = ", ".join(
             f"{sum(x > limit for x in losses):,} over {limit} ({name})"
@@ -124,7 +156,7 @@ def main() -> None:
         )
         mean = sum(losses) / len(losses) if losses else 0.0
         print(
-            f"  {phase:8} {len(losses):6,} decisions  {mean:.4f} a decision"
+            f"  {phase:{width}} {len(losses):6,} decisions  {mean:.4f} a decision"
             f"  {sum(losses) / games:.3f} a game  {marks}"
         )
     print(f"  [{time.perf_counter() - start:.0f} s]")
