@@ -66,7 +66,8 @@ def worth(result: Position) -> float:
 
 
 def kinds(position: Position) -> list[str]:
-    """The kinds of contact position ``position`` is (the mover's side first)."""
+    """The kinds of contact position ``position`` (the mover on roll) is, by the mover's
+    back checkers, the bar, either side's crashed board and the race."""
     own = [max(n, 0) for n in position.points]
     theirs = [max(-n, 0) for n in reversed(position.points)]
     back = sum(own[18:]) + position.bar[0]
@@ -79,9 +80,12 @@ def kinds(position: Position) -> list[str]:
         found.append("a checker on the bar")
     if crashed(own, position.off[0]) or crashed(theirs, position.off[1]):
         found.append("a crashed board")
-    lead = position.pip_counts()[1] - position.pip_counts()[0]
-    found.append("race lead over 20" if lead > 20 else "behind by over 20" if lead < -20 else "")
-    return [name for name in found if name]
+    mine, yours = position.pip_counts()
+    if yours - mine > 20:
+        found.append("race lead over 20")
+    elif mine - yours > 20:
+        found.append("behind by over 20")
+    return found
 
 
 def crashed(points: list[int], off: int) -> bool:
@@ -172,24 +176,24 @@ def teachers(disputed: list[tuple[Position, str, str]], trials: int, plies: int)
     gaps: dict[str, list[float]] = defaultdict(list)
     clear = [0, 0]  # rollouts: gnubg's play better by two standard errors, the bot's
     for seed, (position, mine, theirs) in enumerate(disputed):
-        worth: dict[str, list[Any]] = defaultdict(list)
+        valued: dict[str, list[Any]] = defaultdict(list)
         for text in (mine, theirs):
             result = play_result(position, text)
             if result.off[0] == CHECKERS:
                 break  # a play that wins: no teacher needed
             board = to_board(result.flip())[None, :]
-            trial = -evaluator.equity(evaluator.rollout(board[0], trials, plies, seed))
-            worth["0-ply"].append(-float(evaluator.equity(evaluator.net.evaluate(board))[0]))
-            worth["two rolls"].append(
-                -float(evaluator.equity(evaluator.before_roll_many(board))[0])
-            )
-            worth["rollout"].append(trial)
+            valued["0-ply"].append(-float(evaluator.equity(evaluator.net.evaluate(board))[0]))
+            deeper = evaluator.before_roll_many(board)
+            valued["two rolls"].append(-float(evaluator.equity(deeper)[0]))
+            # each trial's equity for the mover (the rollout's are for the side on roll)
+            rolled = evaluator.rollout(board[0], trials, plies, seed)
+            valued["rollout"].append(-evaluator.equity(rolled))
         else:
-            for name, (a, b) in worth.items():
+            for name, (a, b) in valued.items():
                 gap = float(np.mean(b) - np.mean(a))
                 prefer[name] += gap > 0
                 gaps[name].append(gap)
-            diff = worth["rollout"][1] - worth["rollout"][0]
+            diff = valued["rollout"][1] - valued["rollout"][0]
             se = float(diff.std()) / np.sqrt(len(diff))
             clear[0] += float(diff.mean()) > 2 * se
             clear[1] += float(diff.mean()) < -2 * se

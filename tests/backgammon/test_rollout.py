@@ -58,6 +58,13 @@ def test_a_trial_that_ends_the_game_is_worth_its_result() -> None:
     np.testing.assert_allclose(values, np.tile(ev.won(1), (40, 1)), rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize(("trials", "plies"), [(0, 4), (8, 0)])
+def test_a_rollout_of_nothing_is_refused(trials: int, plies: int) -> None:
+    ev = evaluator("classic")
+    with pytest.raises(ValueError, match="a trial and a ply"):
+        ev.rollout(before_roll_boards("classic", 1)[0], trials=trials, plies=plies)
+
+
 def test_the_seed_gives_the_dice() -> None:
     ev = evaluator("classic")
     board = before_roll_boards("classic", 1)[0]

@@ -366,6 +366,8 @@ class Evaluator:
         later rolls drawn from ``seed``: rollouts of the same seed see the same dice.
         One call of :meth:`best_replies`'s kernel a ply for all the trials still going.
         """
+        if trials < 1 or plies < 1:
+            raise ValueError(f"a rollout needs a trial and a ply at least: {trials}, {plies}")
         spec = self.spec
         dice = np.random.default_rng(seed).integers(0, 36, size=(trials, plies))
         dice[:, 0] = np.arange(trials) % 36
