@@ -24,6 +24,10 @@ Two steps, each a command (docs/bots.md has the figures of the run tried):
 ``fit ... --centered W``
     with labels of ``siblings``: adds W times the squared error of each play's equity
     less its decision's mean (what ranks the plays), beside the outputs' squared error.
+``fit ... --anchor-games G [--anchor-weight A] [--anchor-seed S]``
+    holds the positions before a roll of G self-play games of NET (the bear-off races
+    aside) to NET's own values: each batch of labels is joined by as many of them, their
+    squared error weighted A, so the fit moves the network only where the labels speak.
 
 Measure the result against NET with ``benchmarks/bench_networks.py OUT NET``.
 """
@@ -44,18 +48,24 @@ from aceydeucey.sim.playouts import SLOTS, TRACE_ROLL
 from aceydeucey.sim.td import trace_game
 
 
-def label(args: argparse.Namespace) -> None:
-    net = Network.load(args.net)
+def positions(net: Network, games: int, seed: int) -> Any:
+    """Every position before a roll of ``games`` games of ``net`` against itself, but the
+    bear-off races the exact table plays."""
     rules = BackgammonRules.resolve(variant=net.variant)
-    evaluator = Evaluator(rules, net)
     found = []
-    for game in range(args.games):
-        _, events = trace_game(net, rules, args.seed, first_game=game)
+    for game in range(games):
+        _, events = trace_game(net, rules, seed, first_game=game)
         found.append(events[events[:, 0] == TRACE_ROLL, 4 : 4 + SLOTS].astype(np.int8))
     boards = np.concatenate(found)
     keep = np.ones(len(boards), dtype=bool)
     keep[bearoff.race_rows(boards)] = False
-    boards = boards[keep]
+    return boards[keep]
+
+
+def label(args: argparse.Namespace) -> None:
+    net = Network.load(args.net)
+    evaluator = Evaluator(BackgammonRules.resolve(variant=net.variant), net)
+    boards = positions(net, args.games, args.seed)
     if args.limit and args.limit < len(boards):
         rng = np.random.default_rng(args.seed)
         boards = boards[rng.choice(len(boards), args.limit, replace=False)]
@@ -127,6 +137,53 @@ def siblings(args: argparse.Namespace) -> None:
             print(f"game {game + 1}: {decision} decisions ({time.perf_counter() - start:.0f} s)")
 
 
+def trajectory_targets(
+    lookahead: Any, value: Any, seats: Any, plies: int, perm: Any, comp: Any
+) -> Any:
+    """The targets of one game's positions before a roll (in order, each from its side to
+    roll): what a truncated rollout of ``plies`` plies with the luck taken out gives along
+    the game's own dice. A trial's value is its last position's value less the luck of
+    each roll, ``luck_k = V(s_k+1) - L(s_k)`` (``L``: the one-roll look, the mean over the
+    rolls; ``V``: 0-ply), which telescopes to ``L(s_t) + sum_{k=t+1}^{t+plies-1} (L(s_k) -
+    V(s_k))``, each term read from ``s_t``'s side (a difference seen from the other side is
+    permuted and negated where the outputs are complemented). The game's end and the
+    bear-off races (the caller stops the game there) end the sum."""
+    gap = lookahead - value
+    other = np.where(np.asarray(comp, dtype=bool), -gap[:, perm], gap[:, perm])
+    targets = lookahead.copy()
+    for k in range(1, plies):
+        same = seats[k:] == seats[:-k]
+        targets[:-k] += np.where(same[:, None], gap[k:], other[k:])
+    return targets
+
+
+def trajectories(args: argparse.Namespace) -> None:
+    net = Network.load(args.net)
+    rules = BackgammonRules.resolve(variant=net.variant)
+    evaluator = Evaluator(rules, net)
+    perm, comp, _ = net.spec.arrays()
+    boards: list[Any] = []
+    targets: list[Any] = []
+    start = time.perf_counter()
+    for game in range(args.games):
+        _, events = trace_game(net, rules, args.seed, first_game=game)
+        rows = events[events[:, 0] == TRACE_ROLL]
+        board = rows[:, 4 : 4 + SLOTS].astype(np.int8)
+        races = bearoff.race_rows(board)
+        stop = int(np.min(races)) if len(races) else len(board)
+        board = board[:stop]
+        if not len(board):
+            continue
+        look = evaluator.lookahead_many(board, 0, 0)
+        value = net.evaluate(board, False, 0)
+        boards.append(board)
+        targets.append(trajectory_targets(look, value, rows[:stop, 1], args.plies, perm, comp))
+        if (game + 1) % 100 == 0 or game + 1 == args.games:
+            np.savez(args.out, boards=np.concatenate(boards), targets=np.concatenate(targets))
+            count = sum(len(b) for b in boards)
+            print(f"game {game + 1}: {count} positions ({time.perf_counter() - start:.0f} s)")
+
+
 def fit(args: argparse.Namespace) -> None:
     net = Network.load(args.net)
     data = [np.load(name) for name in args.labels]
@@ -150,6 +207,11 @@ def fit(args: argparse.Namespace) -> None:
     else:
         order = rng.permutation(len(x))
         held, train = order[: len(x) // 20], order[len(x) // 20 :]
+    if args.anchor_games:  # held to NET's values: the fit moves only what the labels speak of
+        anchors = positions(net, args.anchor_games, args.anchor_seed)
+        xa = encode(anchors, False, 0, encoding=net.encoding).astype(np.float32)
+        ta = net.evaluate(anchors, False, 0).astype(np.float32)
+        print(f"{len(xa)} anchor positions, weight {args.anchor_weight}")
     coef = np.array(net.spec.coef, dtype=np.float32)
     params = [a.astype(np.float32) for a in (net.w1, net.b1, net.w2, net.b2)]
     first = [np.zeros_like(p) for p in params]
@@ -183,13 +245,22 @@ def fit(args: argparse.Namespace) -> None:
             rng.shuffle(train)
         for i in range(0, len(train), 256):
             rows = train[i : i + 256]
-            hidden, out = forward(x[rows])
+            inputs = x[rows]
+            hidden, out = forward(inputs)
             d_out = (out - t[rows]) * (2.0 / len(rows))
             if flipped and args.centered:
                 d_out += np.outer(centered(rows, out), coef) * (2.0 * args.centered / len(rows))
+            if args.anchor_games:  # as many anchor positions beside each batch
+                picked_anchors = rng.integers(0, len(xa), len(rows))
+                hidden_a, out_a = forward(xa[picked_anchors])
+                d_anchor = (out_a - ta[picked_anchors]) * (2.0 * args.anchor_weight / len(rows))
+                inputs = np.concatenate([inputs, xa[picked_anchors]])
+                hidden = np.concatenate([hidden, hidden_a])
+                out = np.concatenate([out, out_a])
+                d_out = np.concatenate([d_out, d_anchor])
             d_out *= out * (1.0 - out)
             d_hidden = d_out @ params[2].T * hidden * (1.0 - hidden)
-            grads = (x[rows].T @ d_hidden, d_hidden.sum(0), hidden.T @ d_out, d_out.sum(0))
+            grads = (inputs.T @ d_hidden, d_hidden.sum(0), hidden.T @ d_out, d_out.sum(0))
             step += 1
             for p, g, m, v in zip(params, grads, first, second, strict=True):
                 m *= 0.9
@@ -197,11 +268,20 @@ def fit(args: argparse.Namespace) -> None:
                 v *= 0.999
                 v += 0.001 * g * g
                 p -= args.lr * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
-        print(f"epoch {epoch + 1}: held-out squared error {error(held)}")
+        drift = ""
+        if args.anchor_games:
+            drift = f"; anchors' squared drift {float(((forward(xa)[1] - ta) ** 2).mean()):.3e}"
+        print(f"epoch {epoch + 1}: held-out squared error {error(held)}{drift}")
     w1, b1, w2, b2 = (p.astype(np.float64) for p in params)
     meta = {
         **net.meta,
-        "lookahead_targets": {"lr": args.lr, "epochs": args.epochs, "centered": args.centered},
+        "lookahead_targets": {
+            "lr": args.lr,
+            "epochs": args.epochs,
+            "centered": args.centered,
+            "anchor_games": args.anchor_games,
+            "anchor_weight": args.anchor_weight,
+        },
     }
     Network(w1, b1, w2, b2, outputs=net.outputs, variant=net.variant, meta=meta).save(args.out)
     print(f"written: {args.out}")
@@ -224,6 +304,9 @@ def main() -> None:
     two.add_argument("--lr", type=float, default=1e-4)
     two.add_argument("--epochs", type=int, default=2)
     two.add_argument("--centered", type=float, default=0.0)
+    two.add_argument("--anchor-games", type=int, default=0)
+    two.add_argument("--anchor-seed", type=int, default=99)
+    two.add_argument("--anchor-weight", type=float, default=1.0)
     three = steps.add_parser("siblings")
     three.add_argument("net")
     three.add_argument("out")
@@ -233,8 +316,15 @@ def main() -> None:
     three.add_argument("--teacher", choices=("look", "rollout"), default="look")
     three.add_argument("--trials", type=int, default=36)
     three.add_argument("--plies", type=int, default=10)
+    four = steps.add_parser("trajectories")
+    four.add_argument("net")
+    four.add_argument("out")
+    four.add_argument("--games", type=int, default=1_000)
+    four.add_argument("--seed", type=int, default=1)
+    four.add_argument("--plies", type=int, default=10)
     args = parser.parse_args()
-    {"label": label, "fit": fit, "siblings": siblings}[args.step](args)
+    steps_of = {"label": label, "fit": fit, "siblings": siblings, "trajectories": trajectories}
+    steps_of[args.step](args)
 
 
 if __name__ == "__main__":
