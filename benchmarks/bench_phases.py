@@ -40,12 +40,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the gnubg adapter lives beside the tests
 
-from tests.backgammon.gnubg_bot import GnubgBot, equity  # noqa: E402
+from tests.backgammon.gnubg_bot import GnubgBot, worth  # noqa: E402
 
 from aceydeucey.backgammon.board import CHECKERS, Position  # noqa: E402
 from aceydeucey.backgammon.bots import Net2Bot, NetBot, play_result, position_of  # noqa: E402
 from aceydeucey.backgammon.cube import default_cube_choice  # noqa: E402
-from aceydeucey.backgammon.evaluator import Evaluator, points_won  # noqa: E402
+from aceydeucey.backgammon.evaluator import Evaluator  # noqa: E402
 from aceydeucey.backgammon.generate import to_board  # noqa: E402
 from aceydeucey.backgammon.pubeval import is_race  # noqa: E402
 from aceydeucey.core.chance import Duplicate  # noqa: E402
@@ -55,14 +55,6 @@ from aceydeucey.sim.tournament import pair_seeds  # noqa: E402
 
 #: GNU Backgammon's marks for a checker play, by the equity it gives away.
 THRESHOLDS = (("doubtful", 0.04), ("error", 0.08), ("blunder", 0.16))
-
-
-def worth(result: Position) -> float:
-    """gnubg's 0-ply money equity of a play's result for the mover; a play that bears off
-    the last checker is worth the points it wins (1, 2 or 3)."""
-    if result.off[0] == CHECKERS:
-        return float(points_won(to_board(result), "gammons"))
-    return -equity(result.flip())
 
 
 def kinds(position: Position) -> list[str]:

@@ -162,8 +162,7 @@ def trajectories(args: argparse.Namespace) -> None:
     rules = BackgammonRules.resolve(variant=net.variant)
     evaluator = Evaluator(rules, net)
     perm, comp, _ = net.spec.arrays()
-    boards: list[Any] = []
-    targets: list[Any] = []
+    parts: dict[str, list[Any]] = {key: [] for key in ("boards", "look", "value", "seat", "game")}
     start = time.perf_counter()
     for game in range(args.games):
         _, events = trace_game(net, rules, args.seed, first_game=game)
@@ -171,17 +170,31 @@ def trajectories(args: argparse.Namespace) -> None:
         board = rows[:, 4 : 4 + SLOTS].astype(np.int8)
         races = bearoff.race_rows(board)
         stop = int(np.min(races)) if len(races) else len(board)
-        board = board[:stop]
-        if not len(board):
+        if not stop:
             continue
-        look = evaluator.lookahead_many(board, 0, 0)
-        value = net.evaluate(board, False, 0)
-        boards.append(board)
-        targets.append(trajectory_targets(look, value, rows[:stop, 1], args.plies, perm, comp))
+        parts["boards"].append(board[:stop])
+        parts["look"].append(evaluator.lookahead_many(board[:stop], 0, 0))
+        parts["value"].append(net.evaluate(board[:stop], False, 0))
+        parts["seat"].append(rows[:stop, 1])
+        parts["game"].append(np.full(stop, game))
         if (game + 1) % 100 == 0 or game + 1 == args.games:
-            np.savez(args.out, boards=np.concatenate(boards), targets=np.concatenate(targets))
-            count = sum(len(b) for b in boards)
+            data = {key: np.concatenate(rows) for key, rows in parts.items()}
+            data["targets"] = rollout_targets(data, args.plies, perm, comp)
+            np.savez(args.out, **data)
+            count = len(data["boards"])
             print(f"game {game + 1}: {count} positions ({time.perf_counter() - start:.0f} s)")
+
+
+def rollout_targets(data: Any, plies: int, perm: Any, comp: Any) -> Any:
+    """:func:`trajectory_targets` of every game of a ``trajectories`` file."""
+    game = data["game"]
+    targets = np.empty_like(data["look"])
+    starts = np.flatnonzero(np.r_[True, game[1:] != game[:-1]])
+    for a, b in zip(starts, np.r_[starts[1:], len(game)], strict=True):
+        targets[a:b] = trajectory_targets(
+            data["look"][a:b], data["value"][a:b], data["seat"][a:b], plies, perm, comp
+        )
+    return targets
 
 
 def fit(args: argparse.Namespace) -> None:
@@ -190,7 +203,12 @@ def fit(args: argparse.Namespace) -> None:
     boards = np.concatenate([d["boards"] for d in data])
     flipped = "groups" in data[0]  # siblings: the plays' boards, read by the other side
     x = encode(boards, flipped, 0, encoding=net.encoding).astype(np.float32)
-    t = np.concatenate([d["targets"] for d in data]).astype(np.float32)
+    if args.plies:  # trajectories files: the targets of another rollout length
+        perm, comp, _ = net.spec.arrays()
+        t = np.concatenate([rollout_targets(d, args.plies, perm, comp) for d in data])
+        t = t.astype(np.float32)
+    else:
+        t = np.concatenate([d["targets"] for d in data]).astype(np.float32)
     rng = np.random.default_rng(0)
     if flipped:  # hold out and shuffle whole decisions
         offset, parts = 0, []
@@ -204,6 +222,11 @@ def fit(args: argparse.Namespace) -> None:
         cut = len(bounds) // 20
         held = np.concatenate([np.arange(*bounds[i]) for i in picks[:cut]])
         train_groups = [bounds[i] for i in picks[cut:]]
+    elif "game" in data[0]:  # trajectories: hold out whole games (their labels share dice)
+        game = np.concatenate([d["game"] + 1_000_000 * i for i, d in enumerate(data)])
+        kept = rng.permutation(np.unique(game))
+        out = np.isin(game, kept[: len(kept) // 20])
+        held, train = np.flatnonzero(out), np.flatnonzero(~out)
     else:
         order = rng.permutation(len(x))
         held, train = order[: len(x) // 20], order[len(x) // 20 :]
@@ -304,6 +327,7 @@ def main() -> None:
     two.add_argument("--lr", type=float, default=1e-4)
     two.add_argument("--epochs", type=int, default=2)
     two.add_argument("--centered", type=float, default=0.0)
+    two.add_argument("--plies", type=int, default=0)
     two.add_argument("--anchor-games", type=int, default=0)
     two.add_argument("--anchor-seed", type=int, default=99)
     two.add_argument("--anchor-weight", type=float, default=1.0)

@@ -24,11 +24,13 @@ from typing import Any
 from aceydeucey.backgammon.board import CHECKERS, Position
 from aceydeucey.backgammon.bots import play_result, position_of, rules_of
 from aceydeucey.backgammon.cube import default_cube_choice
+from aceydeucey.backgammon.evaluator import points_won
+from aceydeucey.backgammon.generate import to_board
 from aceydeucey.backgammon.pubeval import check_rules
 from aceydeucey.backgammon.rules import BackgammonRules
 from aceydeucey.core.errors import ArgumentError
 
-__all__ = ["GnubgBot", "equity"]
+__all__ = ["GnubgBot", "equity", "worth"]
 
 
 @cache
@@ -41,14 +43,32 @@ def _gnubg() -> tuple[Any, Any, Any]:
         raise ImportError(
             "the gnubg bot needs GNU Backgammon's Python module: pip install gnubg"
         ) from exc
-    return gnubg, gnubg.cube_info(), gnubg.eval_context(False, 0, True, False, 0.0)
+    return gnubg, gnubg.cube_info(), _context(0)
 
 
-def equity(position: Position, scoring: str = "gammons") -> float:
-    """gnubg's 0-ply cubeless equity of ``position`` for the side on roll."""
-    gnubg, cube, context = _gnubg()
-    win, _, _, _, _, money = gnubg.evaluate(position.gnubg_board(), cube, context)
+@cache
+def _context(plies: int) -> Any:
+    """gnubg's cubeless, deterministic evaluation ``plies`` deep (its own numbering: 0 is
+    the network alone, 1 one roll ahead), no pruning, no noise."""
+    import gnubg
+
+    return gnubg.eval_context(False, plies, True, False, 0.0)
+
+
+def equity(position: Position, scoring: str = "gammons", plies: int = 0) -> float:
+    """gnubg's cubeless equity of ``position`` for the side on roll, at ``plies`` (0 by
+    default: what the bot plays by)."""
+    gnubg, cube, _ = _gnubg()
+    win, _, _, _, _, money = gnubg.evaluate(position.gnubg_board(), cube, _context(plies))
     return float(money) if scoring == "gammons" else 2.0 * float(win) - 1.0
+
+
+def worth(result: Position, plies: int = 0) -> float:
+    """gnubg's money equity ``plies`` deep of a play's result for the mover; a play that
+    bears off the last checker is worth the points it wins (1, 2 or 3)."""
+    if result.off[0] == CHECKERS:
+        return float(points_won(to_board(result), "gammons"))
+    return -equity(result.flip(), plies=plies)
 
 
 class GnubgBot:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from aceydeucey.backgammon.board import BAR, Position
+from aceydeucey.backgammon.generate import legal_plays
 from aceydeucey.backgammon.moves import apply_move
 from aceydeucey.backgammon.notation import Move
 from aceydeucey.core.chance import Seeded
@@ -98,3 +99,32 @@ def test_it_refuses_the_variants_it_does_not_play() -> None:
         GnubgBot().seated(load_game("backgammon", variant="dutch"), 0)
     assert refused.value.code == "bg.bot.classic_only"
     assert refused.value.params["bot"] == "gnubg"
+
+
+def test_equity_a_ply_deeper_is_the_mean_of_the_best_plays() -> None:
+    # gnubg's 1-ply (what bench_judge.py's judge builds on) is, roll by roll, the best play
+    # at 0-ply from the mover's side, weighted 1/36 for doubles and 2/36 for the others:
+    # the context the adapter builds for a depth is that search, unpruned.
+    rules = CLASSIC.rules
+    state: Any = CLASSIC.new_initial_state()
+    chance = Seeded(3)
+    positions: list[Position] = []
+    turn = 0
+    while not state.is_terminal() and len(positions) < 3:
+        if state.is_chance_node():
+            state = state.apply(chance.choose(state))
+            continue
+        turn += 1
+        if turn % 7 == 0:
+            positions.append(state.position)
+        state = state.apply(state.legal_actions()[0])
+    assert len(positions) == 3
+    for position in positions:
+        mean = 0.0
+        for a in range(1, 7):
+            for b in range(a, 7):
+                dice = (a,) * 4 if a == b else (a, b)
+                best = max(-equity(p.result.flip()) for p in legal_plays(position, dice, rules))
+                mean += best * (1 if a == b else 2) / 36
+        assert equity(position, plies=1) == pytest.approx(mean, abs=1e-6)
+        assert equity(position, plies=1) != pytest.approx(equity(position), abs=1e-4)
