@@ -16,6 +16,9 @@ Two steps, each a command (docs/bots.md has the figures of the run tried):
     best K plays by 2-ply (``net2``'s ranking), each labelled two rolls deep (what ``net3``
     reads), from the side to roll next. Writes ``boards`` (the mover's side, to be read
     flipped), ``targets`` and ``groups`` (the decision of each row).
+``siblings ... --teacher look1``
+    labels each of those plays one roll deep instead (``lookahead_many``: the values
+    ``net2`` ranks them by).
 ``siblings ... --teacher rollout [--trials T] [--plies P]``
     labels each of those plays by a truncated rollout of NET's own 0-ply play instead
     (``Evaluator.rollout``): T games from the play's result (the first roll of game ``i`` is
@@ -123,6 +126,8 @@ def siblings(args: argparse.Namespace) -> None:
                         for r in top
                     ]
                 )
+            elif args.teacher == "look1":  # one roll deep: net2's own values
+                targets.append(evaluator.lookahead_many(ranked.flipped[top], 0, 0))
             else:
                 targets.append(evaluator.before_roll_many(ranked.flipped[top], 0))
             groups.extend([decision] * len(top))
@@ -337,7 +342,7 @@ def main() -> None:
     three.add_argument("--games", type=int, default=1_000)
     three.add_argument("--seed", type=int, default=1)
     three.add_argument("--top", type=int, default=3)
-    three.add_argument("--teacher", choices=("look", "rollout"), default="look")
+    three.add_argument("--teacher", choices=("look", "look1", "rollout"), default="look")
     three.add_argument("--trials", type=int, default=36)
     three.add_argument("--plies", type=int, default=10)
     four = steps.add_parser("trajectories")
