@@ -27,6 +27,13 @@ Two steps, each a command (docs/bots.md has the figures of the run tried):
 ``fit ... --centered W``
     with labels of ``siblings``: adds W times the squared error of each play's equity
     less its decision's mean (what ranks the plays), beside the outputs' squared error.
+``trajectories NET OUT --games G --seed S [--plies P]``
+    every position before a roll of G games of NET against itself (up to the bear-off
+    races), each labelled with a one-trial truncated rollout of P plies along the game's
+    own dice, the luck taken out (:func:`trajectory_targets`); writes ``boards``,
+    ``targets`` and what they are made of (``look``, ``value``, ``seat``, ``game``).
+``fit ... --plies P``
+    with ``trajectories`` files: the targets of P plies instead; whole games held out.
 ``fit ... --anchor-games G [--anchor-weight A] [--anchor-seed S]``
     holds the positions before a roll of G self-play games of NET (the bear-off races
     aside) to NET's own values: each batch of labels is joined by as many of them, their
