@@ -95,18 +95,14 @@ def main() -> None:
         return judged[result]
 
     def plays(bot: str) -> np.ndarray:
-        if bot == "gnubg":  # GNU Backgammon's own 0-ply choice
-            evaluator, ply = load("shipped")
-        else:
-            evaluator, ply = load(bot)
+        """The judge's value of each decision's play by ``bot``."""
+        own = bot == "gnubg"  # GNU Backgammon's own 0-ply choice among the legal plays
+        evaluator, ply = load("shipped" if own else bot)
         chosen = []
         for position, dice in found:
             ranked = evaluator.rank_plays(position, dice, ply=ply)
             results = [choice.play.result for choice in ranked if choice.play]
-            if bot == "gnubg":
-                chosen.append(value(max(results, key=worth)))
-            else:
-                chosen.append(value(results[0]))
+            chosen.append(value(max(results, key=worth) if own else results[0]))
         return np.array(chosen)
 
     base = plays("shipped")

@@ -325,11 +325,17 @@ def fit(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     steps = parser.add_subparsers(dest="step", required=True)
-    one = steps.add_parser("label")
-    one.add_argument("net")
-    one.add_argument("out")
-    one.add_argument("--games", type=int, default=10_000)
-    one.add_argument("--seed", type=int, default=1)
+
+    def self_play(name: str, games: int) -> argparse.ArgumentParser:
+        """A step that labels ``--games`` self-play games of NET, written to OUT."""
+        step = steps.add_parser(name)
+        step.add_argument("net")
+        step.add_argument("out")
+        step.add_argument("--games", type=int, default=games)
+        step.add_argument("--seed", type=int, default=1)
+        return step
+
+    one = self_play("label", 10_000)
     one.add_argument("--depth", type=int, choices=(1, 2), default=1)
     one.add_argument("--limit", type=int, default=0)
     two = steps.add_parser("fit")
@@ -343,21 +349,12 @@ def main() -> None:
     two.add_argument("--anchor-games", type=int, default=0)
     two.add_argument("--anchor-seed", type=int, default=99)
     two.add_argument("--anchor-weight", type=float, default=1.0)
-    three = steps.add_parser("siblings")
-    three.add_argument("net")
-    three.add_argument("out")
-    three.add_argument("--games", type=int, default=1_000)
-    three.add_argument("--seed", type=int, default=1)
+    three = self_play("siblings", 1_000)
     three.add_argument("--top", type=int, default=3)
     three.add_argument("--teacher", choices=("look", "look1", "rollout"), default="look")
     three.add_argument("--trials", type=int, default=36)
     three.add_argument("--plies", type=int, default=10)
-    four = steps.add_parser("trajectories")
-    four.add_argument("net")
-    four.add_argument("out")
-    four.add_argument("--games", type=int, default=1_000)
-    four.add_argument("--seed", type=int, default=1)
-    four.add_argument("--plies", type=int, default=10)
+    self_play("trajectories", 1_000).add_argument("--plies", type=int, default=10)
     args = parser.parse_args()
     steps_of = {"label": label, "fit": fit, "siblings": siblings, "trajectories": trajectories}
     steps_of[args.step](args)
