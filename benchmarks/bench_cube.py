@@ -3,7 +3,9 @@
 Run: ``python benchmarks/bench_cube.py`` with, optionally, ``BENCH_CUBE_POSITIONS``
 (positions per kind, default 3,000: the share agreeing moves by one standard error of
 1.6 points on 500 positions, 0.6 on 3,000), ``BENCH_CUBE_GAMES`` (money games with the
-cube, default 2,000; 0 skips them), ``BENCH_CUBE_SEED`` (default 2026).  Needs ``gnubg``
+cube, default 2,000; 0 skips them), ``BENCH_CUBE_SEED`` (default 2026),
+``BENCH_CUBE_KINDS`` (the kinds of positions of part 2, default
+``contact,race,crashed``).  Needs ``gnubg``
 (a test dependency; its adapters are ``tests/backgammon/gnubg_bot.py`` and
 ``gnubg_cube.py``).
 
@@ -15,6 +17,10 @@ cube, default 2,000; 0 skips them), ``BENCH_CUBE_SEED`` (default 2026).  Needs `
    take / pass agree with gnubg's 0-ply cubeful decision (its ``hint``), first with
    gnubg's own cubeless chances in :mod:`aceydeucey.backgammon.cubeful` (the model),
    then with the network's (what ``net`` and ``net2`` decide).  The target: 85 %.
+   A third kind, a third as many: positions of a side hit late
+   (:mod:`aceydeucey.backgammon.crashed`, half of them with the other side on roll),
+   which the networks once misread into a runaway cube.  Each row also gives the mean
+   distance of the network's cubeless win chance from gnubg's (``net``, ``net2``).
 3. Money play with the cube: ``net`` against gnubg 0-ply (checker play and cube),
    duplicate dice, points per game ± standard error (the target: ``net`` loses less
    than 0.25 points a game).
@@ -27,6 +33,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the gnubg adapters live with the tests
@@ -34,6 +41,7 @@ sys.path.insert(0, str(ROOT))  # the gnubg adapters live with the tests
 POSITIONS = int(os.environ.get("BENCH_CUBE_POSITIONS", 3000))
 GAMES = int(os.environ.get("BENCH_CUBE_GAMES", 2000))
 SEED = int(os.environ.get("BENCH_CUBE_SEED", 2026))
+KINDS = os.environ.get("BENCH_CUBE_KINDS", "contact,race,crashed").split(",")
 
 
 def met_rows() -> None:
@@ -78,10 +86,20 @@ def agreement_rows() -> None:
 
     evaluator = Evaluator(BackgammonRules.resolve(variant="classic"))
     rng = random.Random(SEED)
-    for label, race in (("contact", False), ("race", True)):
+    kinds = {
+        "contact": lambda: sample_positions(POSITIONS, SEED, race=False),
+        "race": lambda: sample_positions(POSITIONS, SEED + 1, race=True),
+        "crashed": lambda: crashed_positions(max(1, POSITIONS // 3), SEED),
+    }
+    unknown = ", ".join(sorted(set(KINDS) - set(kinds)))
+    if unknown:
+        raise SystemExit(f"BENCH_CUBE_KINDS: no kind {unknown} (the kinds: {', '.join(kinds)})")
+    for label in KINDS:
+        draw = kinds[label]
         for setting in ("money", "7-point match"):
-            positions = sample_positions(POSITIONS, SEED + race, race=race)
+            positions = draw()
             counts = {"model": [0, 0], "net": [0, 0], "net2": [0, 0]}
+            gaps = {"net": 0.0, "net2": 0.0}
             start = time.perf_counter()
             for position in positions:
                 if setting == "money":
@@ -97,6 +115,9 @@ def agreement_rows() -> None:
                     "net": probabilities(evaluator, position, 0),
                     "net2": probabilities(evaluator, position, 2),
                 }
+                gnubg_win = sources["model"].win
+                for name in gaps:
+                    gaps[name] += abs(sources[name].win - gnubg_win)
                 for name, probs in sources.items():
                     mine = decide(probs, stakes=stakes, x=x)
                     counts[name][0] += (mine.action == "double") == (theirs[0] == "double")
@@ -106,11 +127,23 @@ def agreement_rows() -> None:
             shown = ", ".join(
                 f"{name} {100 * d / n:.1f}% / {100 * t / n:.1f}%" for name, (d, t) in counts.items()
             )
+            gap = ", ".join(f"{name} {value / n:.3f}" for name, value in gaps.items())
             print(
-                f"  {label:<7} {setting:<13} {n} positions, double / take agreement: {shown}"
-                f"  [{took:.0f} s]",
+                f"  {label:<7} {setting:<13} {n} positions, double / take agreement: {shown};"
+                f" win chance off gnubg's by: {gap}  [{took:.0f} s]",
                 flush=True,
             )
+
+
+def crashed_positions(count: int, seed: int) -> list[Any]:
+    """``count`` positions of a side hit late, every other one with the other side on roll."""
+    import numpy as np
+
+    from aceydeucey.backgammon.crashed import crashed_position
+
+    rng = np.random.default_rng(seed)
+    drawn = [crashed_position(rng) for _ in range(count)]
+    return [p.flip() if i % 2 else p for i, p in enumerate(drawn)]
 
 
 def money_row() -> None:

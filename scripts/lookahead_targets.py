@@ -27,6 +27,12 @@ Two steps, each a command (docs/bots.md has the figures of the run tried):
 ``fit ... --centered W``
     with labels of ``siblings``: adds W times the squared error of each play's equity
     less its decision's mean (what ranks the plays), beside the outputs' squared error.
+``crashed NET OUT --positions N --seed S [--trials T]``
+    positions of a side hit late (:mod:`aceydeucey.backgammon.crashed`: many checkers
+    off, a checker on the bar or back against a made home board), half of them with the
+    other side on roll, each labelled by T rollouts of NET's 0-ply play to the game's
+    end, the luck taken out; written as ``siblings`` rows (one play a decision) to join
+    their labels in ``fit``.
 ``trajectories NET OUT --games G --seed S [--plies P]``
     every position before a roll of G games of NET against itself (up to the bear-off
     races), each labelled with a one-trial truncated rollout of P plies along the game's
@@ -147,6 +153,34 @@ def siblings(args: argparse.Namespace) -> None:
                 groups=np.array(groups),
             )
             print(f"game {game + 1}: {decision} decisions ({time.perf_counter() - start:.0f} s)")
+
+
+def crashed(args: argparse.Namespace) -> None:
+    from aceydeucey.backgammon import generate, kernel
+    from aceydeucey.backgammon.crashed import crashed_position
+
+    net = Network.load(args.net)
+    evaluator = Evaluator(BackgammonRules.resolve(variant=net.variant), net)
+    rng = np.random.default_rng(args.seed)
+    boards, targets = [], []
+    start = time.perf_counter()
+    for i in range(args.positions):
+        position = crashed_position(rng)
+        if i % 2:
+            position = position.flip()
+        board = generate.to_board(position).reshape(kernel.SLOTS)
+        targets.append(
+            evaluator.rollout(board, args.trials, 400, args.seed * 1_000_000 + i).mean(0)
+        )
+        boards.append(kernel.flip_board(board))  # read flipped, as siblings' rows are
+        if (i + 1) % 100 == 0 or i + 1 == args.positions:
+            np.savez(
+                args.out,
+                boards=np.array(boards),
+                targets=np.array(targets),
+                groups=np.arange(len(boards)),
+            )
+            print(f"{i + 1} positions ({time.perf_counter() - start:.0f} s)", flush=True)
 
 
 def trajectory_targets(
@@ -355,8 +389,20 @@ def main() -> None:
     three.add_argument("--trials", type=int, default=36)
     three.add_argument("--plies", type=int, default=10)
     self_play("trajectories", 1_000).add_argument("--plies", type=int, default=10)
+    four = steps.add_parser("crashed")
+    four.add_argument("net")
+    four.add_argument("out")
+    four.add_argument("--positions", type=int, default=5_000)
+    four.add_argument("--seed", type=int, default=1)
+    four.add_argument("--trials", type=int, default=36)
     args = parser.parse_args()
-    steps_of = {"label": label, "fit": fit, "siblings": siblings, "trajectories": trajectories}
+    steps_of = {
+        "label": label,
+        "fit": fit,
+        "siblings": siblings,
+        "trajectories": trajectories,
+        "crashed": crashed,
+    }
     steps_of[args.step](args)
 
 
