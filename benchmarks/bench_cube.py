@@ -5,7 +5,8 @@ Run: ``python benchmarks/bench_cube.py`` with, optionally, ``BENCH_CUBE_POSITION
 1.6 points on 500 positions, 0.6 on 3,000), ``BENCH_CUBE_GAMES`` (money games with the
 cube, default 2,000; 0 skips them), ``BENCH_CUBE_SEED`` (default 2026),
 ``BENCH_CUBE_KINDS`` (the kinds of positions of part 2, default
-``contact,race,crashed``).  Needs ``gnubg``
+``contact,race,crashed``), ``BENCH_CUBE_NET`` (a weights file to measure in place of the
+shipped classic network, in parts 2 and 3).  Needs ``gnubg``
 (a test dependency; its adapters are ``tests/backgammon/gnubg_bot.py`` and
 ``gnubg_cube.py``).
 
@@ -28,6 +29,7 @@ cube, default 2,000; 0 skips them), ``BENCH_CUBE_SEED`` (default 2026),
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import sys
@@ -42,6 +44,14 @@ POSITIONS = int(os.environ.get("BENCH_CUBE_POSITIONS", 3000))
 GAMES = int(os.environ.get("BENCH_CUBE_GAMES", 2000))
 SEED = int(os.environ.get("BENCH_CUBE_SEED", 2026))
 KINDS = os.environ.get("BENCH_CUBE_KINDS", "contact,race,crashed").split(",")
+NET = os.environ.get("BENCH_CUBE_NET")
+
+
+def network() -> Any:
+    """The network measured: ``BENCH_CUBE_NET``'s, else None (the shipped one)."""
+    from aceydeucey.backgammon.net import Network
+
+    return Network.load(NET) if NET else None
 
 
 def met_rows() -> None:
@@ -84,7 +94,7 @@ def agreement_rows() -> None:
     from aceydeucey.backgammon.met import default_table
     from aceydeucey.backgammon.rules import BackgammonRules
 
-    evaluator = Evaluator(BackgammonRules.resolve(variant="classic"))
+    evaluator = Evaluator(BackgammonRules.resolve(variant="classic"), network())
     rng = random.Random(SEED)
     kinds = {
         "contact": lambda: sample_positions(POSITIONS, SEED, race=False),
@@ -149,14 +159,18 @@ def crashed_positions(count: int, seed: int) -> list[Any]:
 def money_row() -> None:
     from tests.backgammon.gnubg_bot import GnubgBot
 
+    from aceydeucey.backgammon.bots import NetBot
     from aceydeucey.core.registry import load_game
     from aceydeucey.sim.tournament import Entrant, entrant, play_match
 
     game = load_game("backgammon", variant="classic", cube="money")
     start = time.perf_counter()
-    result = play_match(
-        game, entrant("backgammon", "net"), Entrant("gnubg", GnubgBot), GAMES, seed=SEED
+    bot = (
+        Entrant("net", functools.partial(NetBot, network=network()))
+        if NET
+        else entrant("backgammon", "net")
     )
+    result = play_match(game, bot, Entrant("gnubg", GnubgBot), GAMES, seed=SEED)
     low, high = result.ci95
     print(
         f"  money with the cube, net vs gnubg 0-ply, {GAMES} games (duplicate dice):"
