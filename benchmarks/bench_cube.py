@@ -82,6 +82,7 @@ def agreement_rows() -> None:
     from tests.backgammon.gnubg_cube import cube_decision, gnubg_probabilities, sample_positions
 
     from aceydeucey.backgammon import pubeval
+    from aceydeucey.backgammon.crashed import crashed_positions
     from aceydeucey.backgammon.cube_policy import probabilities
     from aceydeucey.backgammon.cubeful import (
         MatchStakes,
@@ -105,9 +106,8 @@ def agreement_rows() -> None:
     if unknown:
         raise SystemExit(f"BENCH_CUBE_KINDS: no kind {unknown} (the kinds: {', '.join(kinds)})")
     for label in KINDS:
-        draw = kinds[label]
+        positions = kinds[label]()
         for setting in ("money", "7-point match"):
-            positions = draw()
             counts = {"model": [0, 0], "net": [0, 0], "net2": [0, 0]}
             gaps = {"net": 0.0, "net2": 0.0}
             start = time.perf_counter()
@@ -143,17 +143,6 @@ def agreement_rows() -> None:
                 f" win chance off gnubg's by: {gap}  [{took:.0f} s]",
                 flush=True,
             )
-
-
-def crashed_positions(count: int, seed: int) -> list[Any]:
-    """``count`` positions of a side hit late, every other one with the other side on roll."""
-    import numpy as np
-
-    from aceydeucey.backgammon.crashed import crashed_position
-
-    rng = np.random.default_rng(seed)
-    drawn = [crashed_position(rng) for _ in range(count)]
-    return [p.flip() if i % 2 else p for i, p in enumerate(drawn)]
 
 
 def money_row() -> None:

@@ -157,17 +157,13 @@ def siblings(args: argparse.Namespace) -> None:
 
 def crashed(args: argparse.Namespace) -> None:
     from aceydeucey.backgammon import generate, kernel
-    from aceydeucey.backgammon.crashed import crashed_position
+    from aceydeucey.backgammon.crashed import crashed_positions
 
     net = Network.load(args.net)
     evaluator = Evaluator(BackgammonRules.resolve(variant=net.variant), net)
-    rng = np.random.default_rng(args.seed)
     boards, targets = [], []
     start = time.perf_counter()
-    for i in range(args.positions):
-        position = crashed_position(rng)
-        if i % 2:
-            position = position.flip()
+    for i, position in enumerate(crashed_positions(args.positions, args.seed)):
         board = generate.to_board(position).reshape(kernel.SLOTS)
         targets.append(
             evaluator.rollout(board, args.trials, 400, args.seed * 1_000_000 + i).mean(0)

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from aceydeucey.backgammon import pubeval
 from aceydeucey.backgammon.board import CHECKERS
-from aceydeucey.backgammon.crashed import crashed_position
+from aceydeucey.backgammon.crashed import crashed_position, crashed_positions
 
 
 @settings(max_examples=200)
@@ -45,3 +45,12 @@ def test_the_draws_cover_the_kinds_the_networks_misread() -> None:
         p.off[0] >= 12 and p.bar[0] and sum(n < -1 for n in p.points[18:]) >= 4 for p in drawn
     )
     assert any(any(n < 0 for n in p.points[:6]) for p in drawn)  # an anchor in X's board
+
+
+def test_crashed_positions_turns_every_other_draw_to_the_other_side() -> None:
+    rng = np.random.default_rng(3)
+    drawn = [crashed_position(rng) for _ in range(6)]
+    got = crashed_positions(6, 3)
+    assert got[0::2] == drawn[0::2]
+    assert got[1::2] == [p.flip() for p in drawn[1::2]]
+    assert all(p.off[1] >= 4 and p.off[0] <= 3 for p in got[1::2])  # the hit side waits

@@ -7,7 +7,7 @@ checkers to bring home.  The networks misread them (docs/bots.md, "A runaway cub
 they rate the side with the checkers off far too high, and a cube decision built on
 that rating redoubles into a take.  :func:`crashed_position` draws such positions for
 training (``scripts/lookahead_targets.py crashed``) and for the cube benchmark
-(``benchmarks/bench_cube.py``).
+(``benchmarks/bench_cube.py``), both through :func:`crashed_positions`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 from aceydeucey.backgammon.board import CHECKERS, Position
 
-__all__ = ["crashed_position"]
+__all__ = ["crashed_position", "crashed_positions"]
 
 _OUTER = (13, 14, 15, 16, 17, 18, 18, 17, 16, 10, 8)  # where O's other checkers stand
 
@@ -64,3 +64,13 @@ def crashed_position(rng: Any) -> Position:
             p = int(rng.choice(_OUTER))
             opp[p] = opp.get(p, 0) + 1
         return Position.build(own, opp, bar=(bar, 0))
+
+
+def crashed_positions(count: int, seed: int) -> list[Position]:
+    """``count`` draws of :func:`crashed_position` from ``seed``, every other one flipped
+    (the other side on roll), so both sides of such a position are seen."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    drawn = [crashed_position(rng) for _ in range(count)]
+    return [p.flip() if i % 2 else p for i, p in enumerate(drawn)]
