@@ -401,7 +401,7 @@ def test_a_beaver_in_money_play(
             page.click("#controls [data-action='beaver']")
             page.wait_for_function(f"aceydeucey.seq > {seq}")
             break
-        action = page.query_selector(PLAIN)
+        action = page.query_selector(f"{PLAIN}:not([data-action=beaver])")  # beavers: above
         if action:
             if not click_if_there(page, action):
                 continue
