@@ -5,7 +5,7 @@ Run: ``python benchmarks/bench_cube.py`` with, optionally, ``BENCH_CUBE_POSITION
 1.6 points on 500 positions, 0.6 on 3,000), ``BENCH_CUBE_GAMES`` (money games with the
 cube, default 2,000; 0 skips them), ``BENCH_CUBE_SEED`` (default 2026),
 ``BENCH_CUBE_KINDS`` (the kinds of positions of part 2, default
-``contact,race,crashed``), ``BENCH_CUBE_NET`` (a weights file to measure in place of the
+``contact,race,crashed,primes``), ``BENCH_CUBE_NET`` (a weights file to measure in place of the
 shipped classic network, in parts 2 and 3).  Needs ``gnubg``
 (a test dependency; its adapters are ``tests/backgammon/gnubg_bot.py`` and
 ``gnubg_cube.py``).
@@ -18,10 +18,11 @@ shipped classic network, in parts 2 and 3).  Needs ``gnubg``
    take / pass agree with gnubg's 0-ply cubeful decision (its ``hint``), first with
    gnubg's own cubeless chances in :mod:`aceydeucey.backgammon.cubeful` (the model),
    then with the network's (what ``net`` and ``net2`` decide).  The target: 85 %.
-   A third kind, a third as many: positions of a side hit late
-   (:mod:`aceydeucey.backgammon.crashed`, half of them with the other side on roll),
-   which the networks once misread into a runaway cube.  Each row also gives the mean
-   distance of the network's cubeless win chance from gnubg's (``net``, ``net2``).
+   Two more kinds, a third as many each, of the positions the networks misread
+   (:mod:`aceydeucey.backgammon.misread`, half of them with the other side on roll): a
+   side hit late (``crashed``, once a runaway cube) and prime against prime (``primes``).
+   Each row also gives the mean distance of the network's cubeless win chance from
+   gnubg's (``net``, ``net2``).
 3. Money play with the cube: ``net`` against gnubg 0-ply (checker play and cube),
    duplicate dice, points per game ± standard error (the target: ``net`` loses less
    than 0.25 points a game).
@@ -43,7 +44,7 @@ sys.path.insert(0, str(ROOT))  # the gnubg adapters live with the tests
 POSITIONS = int(os.environ.get("BENCH_CUBE_POSITIONS", 3000))
 GAMES = int(os.environ.get("BENCH_CUBE_GAMES", 2000))
 SEED = int(os.environ.get("BENCH_CUBE_SEED", 2026))
-KINDS = os.environ.get("BENCH_CUBE_KINDS", "contact,race,crashed").split(",")
+KINDS = os.environ.get("BENCH_CUBE_KINDS", "contact,race,crashed,primes").split(",")
 NET = os.environ.get("BENCH_CUBE_NET")
 
 
@@ -82,7 +83,6 @@ def agreement_rows() -> None:
     from tests.backgammon.gnubg_cube import cube_decision, gnubg_probabilities, sample_positions
 
     from aceydeucey.backgammon import pubeval
-    from aceydeucey.backgammon.crashed import crashed_positions
     from aceydeucey.backgammon.cube_policy import probabilities
     from aceydeucey.backgammon.cubeful import (
         MatchStakes,
@@ -93,6 +93,7 @@ def agreement_rows() -> None:
     )
     from aceydeucey.backgammon.evaluator import Evaluator
     from aceydeucey.backgammon.met import default_table
+    from aceydeucey.backgammon.misread import positions as misread
     from aceydeucey.backgammon.rules import BackgammonRules
 
     evaluator = Evaluator(BackgammonRules.resolve(variant="classic"), network())
@@ -100,7 +101,8 @@ def agreement_rows() -> None:
     kinds = {
         "contact": lambda: sample_positions(POSITIONS, SEED, race=False),
         "race": lambda: sample_positions(POSITIONS, SEED + 1, race=True),
-        "crashed": lambda: crashed_positions(max(1, POSITIONS // 3), SEED),
+        "crashed": lambda: misread("crashed", max(1, POSITIONS // 3), SEED),
+        "primes": lambda: misread("primes", max(1, POSITIONS // 3), SEED),
     }
     unknown = ", ".join(sorted(set(KINDS) - set(kinds)))
     if unknown:

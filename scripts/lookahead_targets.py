@@ -27,12 +27,12 @@ Two steps, each a command (docs/bots.md has the figures of the run tried):
 ``fit ... --centered W``
     with labels of ``siblings``: adds W times the squared error of each play's equity
     less its decision's mean (what ranks the plays), beside the outputs' squared error.
-``crashed NET OUT --positions N --seed S [--trials T]``
-    positions of a side hit late (:mod:`aceydeucey.backgammon.crashed`: many checkers
-    off, a checker on the bar or back against a made home board), half of them with the
-    other side on roll, each labelled by T rollouts of NET's 0-ply play to the game's
-    end, the luck taken out; written as ``siblings`` rows (one play a decision) to join
-    their labels in ``fit``.
+``misread NET OUT --kind K --positions N --seed S [--trials T]`` (``crashed`` also names it)
+    positions the networks misread (:mod:`aceydeucey.backgammon.misread`; K: ``crashed``,
+    the default, a side hit late against a made home board, or ``primes``, prime against
+    prime), half of them with the other side on roll, each labelled by T rollouts of
+    NET's 0-ply play to the game's end, the luck taken out; written as ``siblings`` rows
+    (one play a decision) to join their labels in ``fit``.
 ``trajectories NET OUT --games G --seed S [--plies P]``
     every position before a roll of G games of NET against itself (up to the bear-off
     races), each labelled with a one-trial truncated rollout of P plies along the game's
@@ -155,15 +155,15 @@ def siblings(args: argparse.Namespace) -> None:
             print(f"game {game + 1}: {decision} decisions ({time.perf_counter() - start:.0f} s)")
 
 
-def crashed(args: argparse.Namespace) -> None:
+def misread(args: argparse.Namespace) -> None:
     from aceydeucey.backgammon import generate, kernel
-    from aceydeucey.backgammon.crashed import crashed_positions
+    from aceydeucey.backgammon.misread import positions
 
     net = Network.load(args.net)
     evaluator = Evaluator(BackgammonRules.resolve(variant=net.variant), net)
     boards, targets = [], []
     start = time.perf_counter()
-    for i, position in enumerate(crashed_positions(args.positions, args.seed)):
+    for i, position in enumerate(positions(args.kind, args.positions, args.seed)):
         board = generate.to_board(position).reshape(kernel.SLOTS)
         targets.append(
             evaluator.rollout(board, args.trials, 400, args.seed * 1_000_000 + i).mean(0)
@@ -385,7 +385,8 @@ def main() -> None:
     three.add_argument("--trials", type=int, default=36)
     three.add_argument("--plies", type=int, default=10)
     self_play("trajectories", 1_000).add_argument("--plies", type=int, default=10)
-    four = steps.add_parser("crashed")
+    four = steps.add_parser("misread", aliases=["crashed"])
+    four.add_argument("--kind", choices=("crashed", "primes"), default="crashed")
     four.add_argument("net")
     four.add_argument("out")
     four.add_argument("--positions", type=int, default=5_000)
@@ -397,7 +398,8 @@ def main() -> None:
         "fit": fit,
         "siblings": siblings,
         "trajectories": trajectories,
-        "crashed": crashed,
+        "misread": misread,
+        "crashed": misread,
     }
     steps_of[args.step](args)
 
