@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from aceydeucey.backgammon import pubeval
@@ -74,12 +74,14 @@ def _primes(position: Position, side: int) -> list[range]:
 
 @settings(max_examples=200)
 @given(st.integers(0, 2**32 - 1))
+@example(276702125)  # X's spares lengthen its prime to its 12-point
 def test_every_draw_is_a_prime_against_a_prime_with_checkers_behind_each(seed: int) -> None:
     position = prime_position(np.random.default_rng(seed))
     position.validate()
     assert position.off == (0, 0) and position.bar[1] == 0
-    x_primes = [r for r in _primes(position, 0) if r.start >= 2 and r.stop - 1 <= 11]
-    o_primes = [r for r in _primes(position, 1) if r.start >= 14 and r.stop - 1 <= 23]
+    # four points or more of each prime where it was drawn (spares may lengthen it)
+    x_primes = [r for r in _primes(position, 0) if 2 <= r.start <= 8]
+    o_primes = [r for r in _primes(position, 1) if 17 <= r.stop - 1 <= 24]
     assert x_primes and o_primes
     # behind O's prime: X's checkers above it, or on the bar; behind X's: O's below it
     o_top = max(r.stop - 1 for r in o_primes)

@@ -59,24 +59,21 @@ async function accept(info) {
   ctx.seq = info.seq ?? ctx.seq;
   ctx.received = ctx.seq;
   queue.length = 0;
-  ctx.clock = { deadline: info.deadline, seat: info.to_act, skew: 0 };
-  // the seat before any wait: the clock ticks meanwhile, and names the person "you" only
-  // once it knows which seat is theirs
-  const stale = ctx.me && typeof info.you !== "number";
-  if (typeof info.you === "number") ctx.me = { ...(ctx.me || {}), seat: info.you }; // the cookie's seat
-  else ctx.me = null; // the server does not know this token
-  if (stale) await forgetSeat(tableId);
   if (!ctx.module || ctx.game !== info.game) {
     ctx.game = info.game;
     ctx.module = await gameModule(info.game);
     if (ctx.module.messages) addMessages(ctx.module.messages());
   }
+  if (typeof info.you === "number") ctx.me = { ...(ctx.me || {}), seat: info.you }; // the cookie's seat
+  else if (ctx.me) { await forgetSeat(tableId); ctx.me = null; } // the server does not know this token
+  // the new clock with the seat it is read against: the clock ticks while the page waits
+  // above, and would name the person rather than "you" until it knew which seat is theirs
+  ctx.clock = { deadline: info.deadline, seat: info.to_act, skew: 0 };
   header();
   render();
-  tick(); // the clock shown with the turn it belongs to, not half a second later
+  tick(); // drawn with the turn it belongs to, not half a second later
   await loadEvents();
   connect();
-  tick();
   if (isOver() && !ctx.revealed) revealSeed();
 }
 
