@@ -93,6 +93,7 @@ def agreement_rows() -> None:
     )
     from aceydeucey.backgammon.evaluator import Evaluator
     from aceydeucey.backgammon.met import default_table
+    from aceydeucey.backgammon.misread import KINDS as MISREAD
     from aceydeucey.backgammon.misread import positions as misread
     from aceydeucey.backgammon.rules import BackgammonRules
 
@@ -101,8 +102,9 @@ def agreement_rows() -> None:
     kinds = {
         "contact": lambda: sample_positions(POSITIONS, SEED, race=False),
         "race": lambda: sample_positions(POSITIONS, SEED + 1, race=True),
-        "crashed": lambda: misread("crashed", max(1, POSITIONS // 3), SEED),
-        "primes": lambda: misread("primes", max(1, POSITIONS // 3), SEED),
+        **{
+            kind: functools.partial(misread, kind, max(1, POSITIONS // 3), SEED) for kind in MISREAD
+        },
     }
     unknown = ", ".join(sorted(set(KINDS) - set(kinds)))
     if unknown:

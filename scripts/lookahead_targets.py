@@ -58,6 +58,7 @@ import numpy as np
 
 from aceydeucey.backgammon import bearoff
 from aceydeucey.backgammon.evaluator import Evaluator
+from aceydeucey.backgammon.misread import KINDS
 from aceydeucey.backgammon.net import Network, encode
 from aceydeucey.backgammon.rules import BackgammonRules
 from aceydeucey.sim.playouts import SLOTS, TRACE_ROLL
@@ -386,7 +387,7 @@ def main() -> None:
     three.add_argument("--plies", type=int, default=10)
     self_play("trajectories", 1_000).add_argument("--plies", type=int, default=10)
     four = steps.add_parser("misread", aliases=["crashed"])
-    four.add_argument("--kind", choices=("crashed", "primes"), default="crashed")
+    four.add_argument("--kind", choices=tuple(KINDS), default="crashed")
     four.add_argument("net")
     four.add_argument("out")
     four.add_argument("--positions", type=int, default=5_000)
