@@ -83,9 +83,11 @@ def test_next_turn_follows_the_rules() -> None:
 
 def test_two_ply_sees_the_opponents_certain_bear_off() -> None:
     """Whatever I play, the opponent bears its last checker off with any roll: 2-ply knows
-    the game is lost by exactly my checkers left, while 0-ply only estimates it."""
+    the game is lost by exactly my checkers left, while 0-ply only estimates it (an exact
+    end is not blended with the 0-ply estimate)."""
     rules = BackgammonRules.resolve(variant="acey-deucey")
     evaluator = Evaluator(rules)
+    assert evaluator.blend_2ply < 1.0
     # me: 15 on my 20-point, far from home; the opponent: one checker on its 1-point
     position = Position.build({20: 15}, {24: 1})
     deep = evaluator.rank_plays(position, (3, 1), ply=2)

@@ -13,6 +13,7 @@ import pytest
 from aceydeucey.backgammon import bearoff, generate
 from aceydeucey.backgammon.bots import position_of, rank_observation
 from aceydeucey.backgammon.evaluator import (
+    BLEND_2PLY,
     HANDS,
     ROLLS,
     TOP_2PLY,
@@ -78,8 +79,10 @@ def reference_lookahead(
 def reference_rank(
     ev: Evaluator, observation: dict[str, Any], limit: int | None, ply: int = 2
 ) -> list[tuple[str, float]]:
-    """2-ply as it was written before the kernel: each candidate's 21 rolls one by one; at
-    3-ply a candidate that hands the turn over is valued two rolls deep, roll by roll."""
+    """2-ply as it was written before the kernel: each candidate's 21 rolls one by one,
+    where the opponent rolls next each reply the network valued blended with the
+    candidate's 0-ply value by ``ev.blend_2ply``;
+    at 3-ply a candidate that hands the turn over is valued two rolls deep, roll by roll."""
     position = position_of(observation)
     dice = tuple(int(d) for d in observation["dice"])
     kind = observation.get("dice_kind") or "roll"
@@ -108,9 +111,12 @@ def reference_rank(
         for r in looked:
             if boards[r, 28] == 15:
                 continue
-            after = flip_board(boards[r]) if flip else boards[r]
-            deep = reference_lookahead(ev, after, 0 if flip else pending, next_chain)
-            values[r] = ev.spec.flip(deep) if flip else deep
+            if flip:
+                zero = ev.spec.flip(values[r])
+                deep = reference_blended_look(ev, flip_board(boards[r]), zero)
+                values[r] = ev.spec.flip(deep)
+            else:
+                values[r] = reference_lookahead(ev, boards[r], pending, next_chain)
         equities = ev.equity(values)
         ranking = sorted(looked, key=lambda r: -equities[r]) + rest
         if ply >= 3 and flip:
@@ -167,6 +173,20 @@ def reference_two_rolls(ev: Evaluator, board: np.ndarray[Any, Any], chain: int) 
     by the opponent's one-roll look where it hands the turn over in a game going on and
     no race from the bear-off table is among the roll's plays."""
     rows = []
+    for best, chosen in reference_replies(ev, board, chain):
+        if chosen is not None:
+            best = ev.spec.flip(reference_lookahead(ev, flip_board(chosen), 0, 0))
+        rows.append(best)
+    weights = np.array([w for _, _, w in ROLLS], dtype=np.float64)
+    return weights @ np.array(rows) / 36.0
+
+
+def reference_replies(ev: Evaluator, board: np.ndarray[Any, Any], chain: int) -> list[Any]:
+    """For each of the 21 rolls of the side on roll of ``board``: its best 0-ply play's
+    outputs, and that play's board where the network valued it in a position the other
+    side rolls in (it hands the turn over in a game going on, and no race from the
+    bear-off table is among the roll's plays), else ``None``."""
+    replies = []
     for dice in HANDS["roll"]:
         results, _, _, used = ev._generator.plays(board, np.array(dice), ev.params)
         flip, pending = ev.next_turn("roll", dice, used, chain)
@@ -174,9 +194,19 @@ def reference_two_rolls(ev: Evaluator, board: np.ndarray[Any, Any], chain: int) 
         values = ev.values(results, flip, pending)
         chosen = results[int(np.argmax(ev.equity(values)))]
         raced = ev.bearoff is not None and len(bearoff.race_rows(results)) > 0
-        if flip and chosen[28] != 15 and not raced:
-            best = ev.spec.flip(reference_lookahead(ev, flip_board(chosen), 0, 0))
-        rows.append(best)
+        estimated = flip and chosen[28] != 15 and not raced
+        replies.append((best, chosen if estimated else None))
+    return replies
+
+
+def reference_blended_look(ev: Evaluator, board: np.ndarray[Any, Any], zero: Any) -> Any:
+    """The opponent's one-roll look at ``board``, each reply the network valued blended
+    with ``zero`` (the opponent's 0-ply outputs) by ``ev.blend_2ply``."""
+    w = ev.blend_2ply
+    rows = [
+        best if chosen is None else w * best + (1 - w) * zero
+        for best, chosen in reference_replies(ev, board, 0)
+    ]
     weights = np.array([w for _, _, w in ROLLS], dtype=np.float64)
     return weights @ np.array(rows) / 36.0
 
@@ -196,13 +226,45 @@ def test_two_rolls_before_the_roll_equal_the_reference(variant: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("variant", "limit"), [("classic", None), ("classic", 8), ("acey-deucey", 8)]
+    ("variant", "limit", "blend"),
+    [
+        ("classic", None, BLEND_2PLY),
+        ("classic", 8, BLEND_2PLY),
+        ("classic", 8, 1.0),
+        ("acey-deucey", 8, BLEND_2PLY),
+        ("acey-deucey", 8, 0.25),
+    ],
 )
-def test_two_ply_rankings_equal_the_reference(variant: str, limit: int | None) -> None:
-    ev = evaluator(variant, max_2ply=limit)
+def test_two_ply_rankings_equal_the_reference(
+    variant: str, limit: int | None, blend: float
+) -> None:
+    ev = evaluator(variant, max_2ply=limit, blend_2ply=blend)
     for observation in sample(variant, 10):
         got = texts_and_equities(rank_observation(ev, observation, 2))
         assert_same_ranking(got, reference_rank(ev, observation, limit))
+
+
+@pytest.mark.parametrize("blend", [-0.1, 1.5])
+def test_the_blend_is_a_weight(blend: float) -> None:
+    with pytest.raises(ValueError, match="blend_2ply is a weight from 0 to 1"):
+        evaluator("classic", blend_2ply=blend)
+
+
+def test_the_blend_lies_between_the_look_and_0_ply() -> None:
+    """Where the opponent rolls next, a blended 2-ply value lies between the play's 0-ply
+    value and its look one roll deep, and differs from both where they differ."""
+    zero, look, half = (evaluator("classic", blend_2ply=w) for w in (0.0, 1.0, 0.5))
+    between = 0
+    for observation in sample("classic", 6):
+        values = {
+            name: dict(texts_and_equities(rank_observation(ev, observation, 2)))
+            for name, ev in (("zero", zero), ("look", look), ("half", half))
+        }
+        for text, mixed in values["half"].items():
+            a, b = values["zero"][text], values["look"][text]
+            assert min(a, b) - 1e-12 <= mixed <= max(a, b) + 1e-12
+            between += abs(a - b) > 1e-9 and abs(mixed - (a + b) / 2) < 1e-12
+    assert between  # some plays were looked at, and their look moved them
 
 
 @pytest.mark.parametrize("variant", ["classic", "acey-deucey"])

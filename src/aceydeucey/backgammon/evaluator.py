@@ -57,6 +57,7 @@ from aceydeucey.backgammon.turn import EV_PLAY, TurnSteps, play_fields
 from aceydeucey.core.errors import AceyDeuceyError
 
 __all__ = [
+    "BLEND_2PLY",
     "DOUBLES_2PLY",
     "HANDS",
     "MAX_2PLY",
@@ -79,6 +80,9 @@ TOP_2PLY = 4
 WINDOW_2PLY = 0.08
 #: ... but never more than this many in all (the best by 0-ply; ``None``: no limit).
 MAX_2PLY: int | None = 8
+#: The weight of the one-roll look in a play's 2-ply value, the rest its 0-ply value
+#: (1.0: the look alone, as before 2026-12-07; docs/bots.md, "2-ply blended with 0-ply").
+BLEND_2PLY = 0.5
 #: How many of the 2-ply best plays 3-ply looks at again, two rolls deep.
 TOP_3PLY = 3
 #: After a 1-2, 2-ply looks at the best this many doubles by 0-ply (their best plays),
@@ -144,7 +148,8 @@ class Evaluator:
 
     ``max_2ply`` and ``doubles_2ply`` bound what 2-ply looks at again (:data:`MAX_2PLY`,
     :data:`DOUBLES_2PLY`; ``None`` and 6 look at every play within the window and every
-    double, as before the bounds).
+    double, as before the bounds); ``blend_2ply`` is the one-roll look's weight in a
+    2-ply value (:data:`BLEND_2PLY`; 1.0 the look alone).
     """
 
     def __init__(
@@ -154,7 +159,10 @@ class Evaluator:
         *,
         max_2ply: int | None = MAX_2PLY,
         doubles_2ply: int = DOUBLES_2PLY,
+        blend_2ply: float = BLEND_2PLY,
     ) -> None:
+        if not 0.0 <= blend_2ply <= 1.0:
+            raise ValueError(f"blend_2ply is a weight from 0 to 1, not {blend_2ply}")
         self.rules = rules
         self.net = net if net is not None else shipped_for(rules)
         self.spec = self.net.spec
@@ -163,6 +171,7 @@ class Evaluator:
         self._scale = 15.0 if self.spec.name == "points" else 1.0
         self.max_2ply = max_2ply
         self.doubles_2ply = doubles_2ply
+        self.blend_2ply = blend_2ply
         #: the turn structure's step under these rules (what follows a play)
         self.turns = TurnSteps(rules)
         #: the exact one-sided bear-off table of these rules, when built
@@ -462,7 +471,8 @@ class Evaluator:
     def _deepen(self, ranked: _Ranked) -> _Ranked:
         """``ranked`` with its best plays by 0-ply looked at again at 2-ply: the best
         :data:`TOP_2PLY` and any within :data:`WINDOW_2PLY` of the best, at most
-        ``max_2ply``; they rank above the others, among themselves by 2-ply."""
+        ``max_2ply``; they rank above the others, among themselves by 2-ply (where the
+        opponent rolls next, the look one roll deep blended with 0-ply, ``blend_2ply``)."""
         ranking, equities = ranked.ranking, ranked.equities
         if len(ranking) <= 1:
             return ranked
@@ -478,13 +488,32 @@ class Evaluator:
         values = ranked.values.copy()
         # a play that wins the game keeps its exact value
         deep = [r for r in looked if ranked.boards[r, 28] != CHECKERS]
-        if deep:
-            after = ranked.flipped[deep] if flip else ranked.boards[deep]
-            outputs = self.lookahead_many(after, 0 if flip else pending, next_chain)
-            values[deep] = self.spec.flip(outputs) if flip else outputs
+        if deep and flip:
+            zero = self.spec.flip(values[deep])  # the 0-ply values, for the opponent
+            values[deep] = self.spec.flip(self._blended_look(ranked.flipped[deep], zero))
+        elif deep:  # the mover acts again: the look alone
+            values[deep] = self.lookahead_many(ranked.boards[deep], pending, next_chain)
         equities = self.equity(values)
         ranking = sorted(looked, key=lambda r: -equities[r]) + rest
         return ranked._replace(values=values, equities=equities, ranking=ranking, looked=count)
+
+    def _blended_look(
+        self, boards: np.ndarray[Any, Any], zero: np.ndarray[Any, Any]
+    ) -> np.ndarray[Any, np.dtype[np.float64]]:
+        """:meth:`lookahead_many` of ``boards`` (the opponent to roll, ``zero`` their 0-ply
+        outputs for it) with each roll's reply blended with ``zero`` by ``blend_2ply``
+        where the network values a position after it that the other side rolls in, the
+        parity opposite 0-ply's; exact values (the game's end, the bear-off table) and
+        replies after which the opponent acts again stand as they are."""
+        w = self.blend_2ply
+        best, _, estimated = self._replies(boards, "roll", 0, keep=True)
+        if w != 1.0:
+            mixed = w * best + (1.0 - w) * np.asarray(zero)[:, None, :]
+            best = np.where(estimated[:, :, None], mixed, best)
+        result: np.ndarray[Any, np.dtype[np.float64]] = (
+            np.einsum("r,kro->ko", _WEIGHTS, best) / 36.0
+        )
+        return result
 
     def _deepen3(self, ranked: _Ranked) -> _Ranked:
         """``ranked`` after :meth:`_deepen` with its best :data:`TOP_3PLY` plays by 2-ply
