@@ -65,6 +65,12 @@ def evaluator(variant: str, **bounds: Any) -> Evaluator:
 # -- the plain reference: one position, one roll at a time ------------------------------------
 
 
+def average_over_rolls(rows: list[Any]) -> Any:
+    """The mean of one row a roll of the 21 :data:`ROLLS`, with their probabilities."""
+    weights = np.array([weight for _, _, weight in ROLLS], dtype=np.float64)
+    return weights @ np.array(rows) / 36.0
+
+
 def reference_lookahead(
     ev: Evaluator, board: np.ndarray[Any, Any], pending: int, chain: int
 ) -> Any:
@@ -72,8 +78,7 @@ def reference_lookahead(
         options = [ev._best_reply(board, (d,) * 4, "named", chain) for d in range(1, 7)]
         return max(options, key=lambda v: float(ev.equity(v)))
     rows = [ev._best_reply(board, dice, "roll", chain) for dice in HANDS["roll"]]
-    weights = np.array([w for _, _, w in ROLLS], dtype=np.float64)
-    return weights @ np.array(rows) / 36.0
+    return average_over_rolls(rows)
 
 
 def reference_rank(
@@ -177,8 +182,7 @@ def reference_two_rolls(ev: Evaluator, board: np.ndarray[Any, Any], chain: int) 
         if chosen is not None:
             best = ev.spec.flip(reference_lookahead(ev, flip_board(chosen), 0, 0))
         rows.append(best)
-    weights = np.array([w for _, _, w in ROLLS], dtype=np.float64)
-    return weights @ np.array(rows) / 36.0
+    return average_over_rolls(rows)
 
 
 def reference_replies(ev: Evaluator, board: np.ndarray[Any, Any], chain: int) -> list[Any]:
@@ -207,8 +211,7 @@ def reference_blended_look(ev: Evaluator, board: np.ndarray[Any, Any], zero: Any
         best if chosen is None else w * best + (1 - w) * zero
         for best, chosen in reference_replies(ev, board, 0)
     ]
-    weights = np.array([w for _, _, w in ROLLS], dtype=np.float64)
-    return weights @ np.array(rows) / 36.0
+    return average_over_rolls(rows)
 
 
 @pytest.mark.parametrize("variant", ["acey-deucey", "classic"])
